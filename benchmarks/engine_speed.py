@@ -1,0 +1,58 @@
+"""Microseconds per deal of the compiled loop, one core, for every game with `foundation-only`
+and `random` (shuffle, reshuffles, layout and play included). Writes benchmarks/engine_speed.md.
+
+    python benchmarks/engine_speed.py [--deals 1000000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import time
+from pathlib import Path
+
+from simstats.games import GAMES
+from simstats.policies import resolve_policy
+from simstats.simulate import run_compiled
+
+OUT = Path(__file__).with_suffix(".md")
+
+
+def per_deal_us(game, spec, deals: int, repeats: int = 3) -> float:
+    run_compiled(game, spec, 0, 0, 100)  # compile or load the cached code first
+    best = float("inf")
+    for _ in range(repeats):  # the best of a few runs: these machines are shared and noisy
+        start = time.perf_counter()
+        run_compiled(game, spec, 0, 0, deals)
+        best = min(best, time.perf_counter() - start)
+    return best / deals * 1e6
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--deals", type=int, default=1_000_000, help="deals for foundation-only")
+    parser.add_argument("--random-deals", type=int, default=20_000, help="deals for random")
+    args = parser.parse_args()
+    rows = []
+    for game in GAMES.values():
+        for name in ("foundation-only", "random"):
+            deals = args.deals if name == "foundation-only" else args.random_deals
+            us = per_deal_us(game, resolve_policy(name), deals)
+            rows.append(f"| {game.id} | {name} | {us:.2f} | {deals:,} |")
+            print(rows[-1], flush=True)
+    text = "\n".join([
+        f"# Engine speed ({time.strftime('%Y-%m-%d')}, "
+        f"{platform.processor() or platform.machine()}, "
+        f"Python {platform.python_version()}, best of 3 runs, one core)",
+        "",
+        "| game | policy | microseconds per deal | deals per run |",
+        "|---|---|---|---|",
+        *rows,
+        "",
+    ])
+    OUT.write_text(text)
+    print(f"written to {OUT}")
+
+
+if __name__ == "__main__":
+    main()

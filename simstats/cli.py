@@ -1,0 +1,297 @@
+"""The command line: a thin click layer that parses, calls the package and prints.
+
+Every bad input ends in one line on stderr and a non-zero exit (2 for usage errors).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .cards import DeckError, deck_text, read_deck_bytes
+from .engine import RULES_VERSION
+from .games import GAMES, Game, UnknownGame, get_game
+from .policies import PolicyError, list_policies, resolve_policy
+
+EXIT_USAGE = 2
+
+
+class BadInput(click.UsageError):
+    """A usage error reported as one line."""
+
+
+def _game(name: str) -> Game:
+    try:
+        return get_game(name)
+    except UnknownGame as error:
+        raise BadInput(str(error)) from None
+
+
+def _policy(name: str):
+    try:
+        return resolve_policy(name)
+    except PolicyError as error:
+        raise BadInput(str(error)) from None
+
+
+def _read_deck(path: str, game: Game) -> list[int]:
+    from .engine.moves import needs_reshuffle
+
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except FileNotFoundError:
+        raise BadInput(f"deck file {path!r} does not exist") from None
+    except IsADirectoryError:
+        raise BadInput(f"deck file {path!r} is a directory") from None
+    except OSError as error:
+        raise BadInput(f"cannot read deck file {path!r}: {error.strerror}") from None
+    try:
+        cards = read_deck_bytes(data)
+    except DeckError as error:
+        raise BadInput(f"bad deck in {path!r}: {error}") from None
+    import numpy as np
+
+    if needs_reshuffle(game.array, np.asarray(cards, dtype=np.int16)):
+        raise BadInput(
+            f"bad deck in {path!r}: none of its first 8 cards is an ace or a king, "
+            f"so {game.id} would reshuffle it (RULES.md 4.1)"
+        )
+    return cards
+
+
+def _write_atomically(path: str, text: str) -> None:
+    """Write a file so that a failure never leaves a half-written one behind."""
+    target = Path(path)
+    handle, temporary = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="simstats")
+def cli() -> None:
+    """Play two-deck patience games by the million and tell how often they are won."""
+
+
+@cli.command()
+@click.option("--game", "game_name", required=True, help="Game id or alias (see `simstats games`).")
+@click.option("--deck", "deck_path", help="Deck text file to play, '-' for stdin.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the deal; with --deck, seeds the policy only.")
+@click.option("--deal", type=click.IntRange(min=0), help="Deal number under --seed (from 0).")
+@click.option("--policy", "policy_name", required=True,
+              help="Policy name (see `simstats policies`).")
+@click.option("--trace", "trace_path", help="Write the JSON Lines trace here ('-' for stdout).")
+@click.option("--show", is_flag=True, help="Print the position after every move.")
+def play(game_name, deck_path, seed, deal, policy_name, trace_path, show) -> None:
+    """Play one deal, from a deck file or from (seed, deal), and print its outcome."""
+    from .deals import deal_deck
+    from .render import render
+    from .simulate import play_deal
+
+    game = _game(game_name)
+    spec = _policy(policy_name)
+    if (deck_path is None) == (deal is None):
+        raise BadInput("give either --deck FILE or --deal I (with --seed S)")
+    if deck_path is not None:
+        deck, reshuffles = _read_deck(deck_path, game), 0
+    else:
+        deck_array, reshuffles = deal_deck(game.array, seed, deal)
+        deck = [int(c) for c in deck_array]
+    echo = click.echo if trace_path != "-" else (lambda text: click.echo(text, err=True))
+
+    def show_move(move, card, obs):
+        echo(f"\n{obs.moves_made}. {move}" + (f" ({card})" if card else ""))
+        echo(render(obs))
+
+    on_move = show_move if show else None
+    if show:
+        from .engine.moves import lay_out
+        from .engine.observe import Observation, blank_observation, observe
+        from .engine.state import new_state
+
+        state, obs = new_state(), blank_observation()
+        lay_out(state, game.array, __import__("numpy").asarray(deck, dtype="int16"))
+        observe(state, game.array, obs)
+        echo("0. layout\n" + render(Observation(game.id, game.array, obs)))
+    try:
+        played = play_deal(game, spec, deck, seed, deal, reshuffles, on_move=on_move)
+    except PolicyError as error:
+        raise click.ClickException(str(error)) from None
+    outcome = played.outcome
+    if trace_path is not None:
+        header = {"game": game.id, "deck": deck_text(deck), "policy": spec.name, "seed": seed}
+        if deal is not None:
+            header.update(deal=deal, reshuffles=reshuffles)
+        header.update(simstats=__version__, rules_version=RULES_VERSION)
+        lines = [json.dumps(header)]
+        for move, card in played.moves:
+            lines.append(json.dumps({"move": move, "card": card} if card else {"move": move}))
+        lines.append(json.dumps({"result": outcome.result()}))
+        text = "\n".join(lines) + "\n"
+        if trace_path == "-":
+            click.echo(text, nl=False)
+        else:
+            try:
+                _write_atomically(trace_path, text)
+            except OSError as error:
+                raise click.ClickException(f"cannot write trace {trace_path!r}: {error}") from None
+    where = f"deal {deal} of seed {seed}" if deal is not None else f"deck {deck_path}"
+    echo(f"{game.id}, {spec.name}, {where}: " + ("won" if outcome.won else "not won"))
+    echo(
+        f"won={str(outcome.won).lower()} foundation_cards={outcome.foundation_cards} "
+        f"moves={outcome.moves} deals={outcome.deals} redeals={outcome.redeals} end={outcome.end}"
+    )
+
+
+@cli.command()
+@click.option("--game", "game_name", required=True, help="Game id or alias.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--deal", type=click.IntRange(min=0), required=True, help="Deal number (from 0).")
+def deck(game_name, seed, deal) -> None:
+    """Print the deck text that deal I of seed S plays for game G."""
+    from .deals import deal_deck
+
+    game = _game(game_name)
+    cards, _ = deal_deck(game.array, seed, deal)
+    click.echo(deck_text(cards))
+
+
+@cli.command()
+def policies() -> None:
+    """List the available policies: name, then one line."""
+    rows = list_policies()
+    width = max(len(name) for name, _ in rows)
+    for name, description in rows:
+        click.echo(f"{name.ljust(width)}  {description}")
+
+
+@cli.command()
+def games() -> None:
+    """List the games, their aliases and one line each."""
+    width = max(len(g) for g in GAMES)
+    for game in GAMES.values():
+        aliases = f" (also: {', '.join(game.aliases)})" if game.aliases else ""
+        click.echo(f"{game.id.ljust(width)}  {game.description}{aliases}")
+
+
+class DealCount(click.ParamType):
+    """A whole positive number of deals: 1e6, 250000, 1_000_000."""
+
+    name = "N"
+
+    def convert(self, value, param, ctx):
+        from decimal import Decimal, InvalidOperation
+
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = Decimal(value)
+        else:
+            try:
+                number = Decimal(str(value).strip().replace("_", ""))
+            except InvalidOperation:
+                self.fail(f"{value!r} is not a number of deals (e.g. 1e6, 250000, 1_000_000)")
+        if not number.is_finite() or number != number.to_integral_value():
+            self.fail(f"{value!r} is not a whole number of deals")
+        if number < 1:
+            self.fail(f"{value!r} must be at least 1")
+        if number >= 2**63:
+            self.fail(f"{value!r} is too large")
+        return int(number)
+
+
+DEFAULT_POLICIES = ("foundation-only",)
+
+
+@cli.command()
+@click.option("--games", "games", type=DealCount(), default="1e6", show_default=True,
+              help="Deals per game and policy (1e6, 250000, 1_000_000).")
+@click.option("--game", "game_names", multiple=True,
+              help="Game to play (repeat for several). Default: all four.")
+@click.option("--policy", "policy_names", multiple=True,
+              help="Policy to play (repeat). Default: " + ", ".join(DEFAULT_POLICIES)
+              + " (the built-ins fast enough for a million deals of every game).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--workers", type=click.IntRange(min=1), help="Worker processes. Default: all cores.")
+@click.option("--chunk-size", type=DealCount(), default=None,
+              help="Deals per chunk (the unit of work, of files and of resuming). Default: 50000.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False),
+              help="Run folder. Default: results/run-<date>-<time>.")
+@click.option("--backend", type=click.Choice(["local", "dask"]), default="local",
+              show_default=True)
+@click.option("--scheduler", help="Dask scheduler address (tcp://HOST:PORT) for --backend dask.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar: a start and an end line only.")
+def run(games, game_names, policy_names, seed, workers, chunk_size, out_dir, backend, scheduler,
+        quiet) -> None:
+    """Play every game with every policy on the same deals, in parallel; resumable."""
+    from .runner import (
+        DEFAULT_CHUNK_SIZE,
+        RunError,
+        RunOptions,
+        RunRefused,
+        default_out_dir,
+        default_workers,
+        execute,
+    )
+
+    game_ids = tuple(dict.fromkeys(_game(name).id for name in game_names or GAMES))
+    policies = tuple(dict.fromkeys(policy_names or DEFAULT_POLICIES))
+    for name in policies:
+        _policy(name)
+    if scheduler and backend != "dask":
+        raise BadInput("--scheduler needs --backend dask")
+    options = RunOptions(
+        games=games,
+        game_ids=game_ids,
+        policies=policies,
+        seed=seed,
+        chunk_size=chunk_size or min(DEFAULT_CHUNK_SIZE, games),
+        workers=workers or default_workers(),
+        out=Path(out_dir) if out_dir else default_out_dir(),
+        backend=backend,
+        scheduler=scheduler,
+        quiet=quiet,
+        command=("simstats", *sys.argv[1:]),
+    )
+    started = __import__("time").perf_counter()
+    try:
+        finished = execute(options, echo=click.echo)
+    except RunRefused as error:
+        raise BadInput(str(error)) from None
+    except RunError as error:
+        raise click.ClickException(f"{error} (finished chunks are kept in {options.out})") from None
+    except KeyboardInterrupt:
+        click.echo(f"simstats: interrupted; run the same command again to resume {options.out}",
+                   err=True)
+        sys.exit(130)
+    seconds = __import__("time").perf_counter() - started
+    click.echo(f"simstats run: complete in {seconds:.1f} s -> {finished.dir}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: click without its multi-line usage errors and tracebacks."""
+    try:
+        cli.main(args=argv, prog_name="simstats", standalone_mode=False)
+    except click.exceptions.Exit as done:
+        sys.exit(done.exit_code)
+    except click.ClickException as error:
+        click.echo(f"simstats: error: {error.format_message()}", err=True)
+        sys.exit(error.exit_code)
+    except click.exceptions.Abort:
+        click.echo("simstats: interrupted", err=True)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        click.echo("simstats: interrupted", err=True)
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(1)

@@ -1,0 +1,99 @@
+"""Deals and seeds (RULES.md section 11): a deck and a policy stream fixed by (seed, deal) alone.
+
+A counter-based splitmix64 generator of our own, compiled once for both paths, gives the same
+decks on every machine, numpy version and worker count. Bump DEAL_STREAM_VERSION whenever the
+decks it gives change.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .engine.moves import needs_reshuffle
+from .jit import jit
+
+DEAL_STREAM_VERSION = 1
+
+GAMMA = np.uint64(0x9E3779B97F4A7C15)
+MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX2 = np.uint64(0x94D049BB133111EB)
+DECK_SALT = np.uint64(0)
+LOW32 = np.uint64(0xFFFFFFFF)
+TWO32 = np.uint64(1 << 32)
+
+
+@jit
+def mix64(z):
+    z = (z ^ (z >> np.uint64(30))) * MIX1
+    z = (z ^ (z >> np.uint64(27))) * MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@jit
+def start_stream(stream, seed, deal, salt):
+    """Key `stream` (a uint64 array of one) to (seed, deal, salt)."""
+    key = mix64(np.uint64(seed) + GAMMA)
+    key = mix64(key ^ (np.uint64(deal) * GAMMA))
+    stream[0] = mix64(key ^ salt)
+
+
+@jit
+def next_u64(stream):
+    stream[0] += GAMMA
+    return mix64(stream[0])
+
+
+@jit
+def below(stream, n):
+    """A uniform integer in [0, n), n < 2**32, without bias (Lemire's method)."""
+    bound = np.uint64(n)
+    product = (next_u64(stream) >> np.uint64(32)) * bound
+    low = product & LOW32
+    if low < bound:
+        threshold = (TWO32 - bound) % bound
+        while low < threshold:
+            product = (next_u64(stream) >> np.uint64(32)) * bound
+            low = product & LOW32
+    return np.int64(product >> np.uint64(32))
+
+
+@jit
+def shuffle(stream, deck):
+    for i in range(deck.shape[0] - 1, 0, -1):
+        j = below(stream, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+
+
+@jit
+def shuffled_deck(rules, seed, deal, stream, deck):
+    """Fill `deck` with deal `deal` of `seed` for a game's rules; return the reshuffle count.
+
+    Every game shuffles the same first deck; a game that needs an ace or a king among the first
+    8 cards reshuffles that deck from the same stream until it has one.
+    """
+    start_stream(stream, seed, deal, DECK_SALT)
+    for k in range(104):
+        deck[k] = k % 52
+    shuffle(stream, deck)
+    reshuffles = 0
+    while needs_reshuffle(rules, deck):
+        shuffle(stream, deck)
+        reshuffles += 1
+    return reshuffles
+
+
+def policy_salt(name: str) -> np.uint64:
+    """A policy's stream salt from its name (FNV-1a 64), so each policy has its own stream."""
+    h = 0xCBF29CE484222325
+    for byte in name.encode():
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return np.uint64(h | 1)  # never the deck's salt
+
+
+def deal_deck(rules: np.ndarray, seed: int, deal: int) -> tuple[np.ndarray, int]:
+    """The deck (card ints, first dealt first) of deal `deal` of `seed`, and its reshuffles."""
+    if seed < 0 or deal < 0:
+        raise ValueError("seed and deal must not be negative")
+    deck = np.empty(104, dtype=np.int16)
+    reshuffles = shuffled_deck(rules, seed, deal, np.zeros(1, dtype=np.uint64), deck)
+    return deck, int(reshuffles)

@@ -1,0 +1,340 @@
+"""The rules of RULES.md as compiled functions over a position array: layout, legal moves,
+applying a move, and the end of a game. The one rules implementation, used by the compiled loop
+and the move-by-move path alike. No I/O, no randomness: the deck arrives shuffled.
+
+Legality reads only what a player sees (pile tops, lengths, stock size, redeals), so the same
+functions answer for a state and for an observation.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..jit import jit
+from . import rules as R
+from .state import (
+    CAPACITY,
+    DEAL,
+    DEALS,
+    FOUNDATION_PLACE,
+    FOUNDATIONS,
+    LENGTHS,
+    MOVE_LIMIT,
+    MOVE_LIMIT_REACHED,
+    MOVES,
+    N_PLACES,
+    NO_MOVES,
+    ONGOING,
+    REDEAL,
+    REDEALS,
+    RESERVE,
+    STOCK,
+    TABLEAU,
+    WON,
+)
+
+
+@jit
+def pile_top(s, pile):
+    """The top card of a pile, or -1 when it is empty."""
+    n = s[LENGTHS + pile]
+    if n == 0:
+        return -1
+    return np.int64(s[pile * CAPACITY + n - 1])
+
+
+@jit
+def push(s, pile, card):
+    n = s[LENGTHS + pile]
+    s[pile * CAPACITY + n] = card
+    s[LENGTHS + pile] = n + 1
+
+
+@jit
+def pop(s, pile):
+    n = s[LENGTHS + pile] - 1
+    s[LENGTHS + pile] = n
+    return np.int64(s[pile * CAPACITY + n])
+
+
+@jit
+def foundation_cards(s):
+    total = 0
+    for f in range(8):
+        total += s[FOUNDATIONS + f]
+    return total
+
+
+@jit
+def is_down_foundation(rules, f):
+    return f >= 4 and rules[R.DOWN_FOUNDATIONS] != 0
+
+
+@jit
+def foundation_top(s, rules, f):
+    """The top card of foundation f, or -1 when it is empty."""
+    n = s[FOUNDATIONS + f]
+    if n == 0:
+        return -1
+    suit = f % 4
+    if is_down_foundation(rules, f):
+        return suit * 13 + 13 - n
+    return suit * 13 + n - 1
+
+
+@jit
+def fits_foundation(s, rules, card, f):
+    """In suit; an up foundation takes the next rank from the ace, a down one from the king."""
+    if card // 13 != f % 4:
+        return False
+    n = s[FOUNDATIONS + f]
+    if is_down_foundation(rules, f):
+        return card % 13 == 12 - n
+    return card % 13 == n
+
+
+@jit
+def fits_column(rules, card, under):
+    """Whether `card` may be built on `under` in the tableau."""
+    build = rules[R.BUILD]
+    if build == R.BUILD_SUIT_UP_OR_DOWN:
+        return card // 13 == under // 13 and abs(card % 13 - under % 13) == 1
+    if build == R.BUILD_DOWN_ALTERNATE_COLOUR:
+        red = card // 13 == 1 or card // 13 == 2
+        under_red = under // 13 == 1 or under // 13 == 2
+        return red != under_red and card % 13 == under % 13 - 1
+    return False
+
+
+@jit
+def is_source(rules, place):
+    if place < TABLEAU:
+        return True
+    if place < FOUNDATION_PLACE:
+        return place - TABLEAU < rules[R.N_COLUMNS]
+    return rules[R.TRANSFERS] != 0
+
+
+@jit
+def source_top(s, rules, place):
+    if place >= FOUNDATION_PLACE:
+        return foundation_top(s, rules, place - FOUNDATION_PLACE)
+    return pile_top(s, place)
+
+
+@jit
+def can_place(s, rules, card, src, dst):
+    """Whether `card`, the top card of place `src`, may move to place `dst`."""
+    if dst >= FOUNDATION_PLACE:
+        # in suit, so a transfer can only go to the other foundation of the card's suit
+        return src != dst and fits_foundation(s, rules, card, dst - FOUNDATION_PLACE)
+    if src >= FOUNDATION_PLACE:
+        return False  # cards never leave the foundations except by a transfer
+    if dst >= TABLEAU:
+        if dst == src or dst - TABLEAU >= rules[R.N_COLUMNS] or rules[R.BUILD] == R.BUILD_NONE:
+            return False
+        under = pile_top(s, dst)
+        if under < 0:
+            return True  # an empty column takes any available card
+        return fits_column(rules, card, under)
+    # dst is a reserve place: only an empty cell, only from a column
+    return rules[R.RESERVE_CELLS] != 0 and src >= TABLEAU and s[LENGTHS + dst] == 0
+
+
+@jit
+def tableau_is_empty(s, rules):
+    for c in range(rules[R.N_COLUMNS]):
+        if s[LENGTHS + TABLEAU + c] > 0:
+            return False
+    return True
+
+
+@jit
+def can_redeal(s, rules):
+    return (
+        s[LENGTHS + STOCK] == 0
+        and s[REDEALS] < rules[R.MAX_REDEALS]
+        and not tableau_is_empty(s, rules)
+    )
+
+
+@jit
+def is_legal(s, rules, move):
+    if move == DEAL:
+        return s[LENGTHS + STOCK] > 0
+    if move == REDEAL:
+        return can_redeal(s, rules)
+    if move < 0 or move >= DEAL:
+        return False
+    src = move // N_PLACES
+    dst = move % N_PLACES
+    if not is_source(rules, src):
+        return False
+    card = source_top(s, rules, src)
+    if card < 0:
+        return False
+    return can_place(s, rules, card, src, dst)
+
+
+@jit
+def legal_moves(s, rules, out):
+    """Write every legal move into `out` (sources R, T, F; then deal, redeal); return the count."""
+    n = 0
+    for src in range(N_PLACES):
+        if not is_source(rules, src):
+            continue
+        card = source_top(s, rules, src)
+        if card < 0:
+            continue
+        for dst in range(FOUNDATION_PLACE, N_PLACES):
+            if can_place(s, rules, card, src, dst):
+                out[n] = src * N_PLACES + dst
+                n += 1
+        for dst in range(FOUNDATION_PLACE):
+            if can_place(s, rules, card, src, dst):
+                out[n] = src * N_PLACES + dst
+                n += 1
+    if s[LENGTHS + STOCK] > 0:
+        out[n] = DEAL
+        n += 1
+    if can_redeal(s, rules):
+        out[n] = REDEAL
+        n += 1
+    return n
+
+
+@jit
+def has_legal_move(s, rules):
+    if s[LENGTHS + STOCK] > 0 or can_redeal(s, rules):
+        return True
+    for src in range(N_PLACES):
+        if not is_source(rules, src):
+            continue
+        card = source_top(s, rules, src)
+        if card < 0:
+            continue
+        for dst in range(N_PLACES):
+            if can_place(s, rules, card, src, dst):
+                return True
+    return False
+
+
+@jit
+def deal_round(s, first_pile, n_piles, per_pile, by_row):
+    """Deal from the stock onto piles first_pile.., per_pile cards each, until the stock is out."""
+    if by_row:
+        for _ in range(per_pile):
+            for p in range(first_pile, first_pile + n_piles):
+                if s[LENGTHS + STOCK] == 0:
+                    return
+                push(s, p, pop(s, STOCK))
+    else:
+        for p in range(first_pile, first_pile + n_piles):
+            for _ in range(per_pile):
+                if s[LENGTHS + STOCK] == 0:
+                    return
+                push(s, p, pop(s, STOCK))
+
+
+@jit
+def deal(s, rules):
+    """RULES.md 4.6, 6.6, 7.5: the stock onto the columns (or the reserve piles)."""
+    if rules[R.DEAL_TO_RESERVE]:
+        first, n = RESERVE, 8
+    else:
+        first, n = TABLEAU, rules[R.N_COLUMNS]
+    deal_round(s, first, n, rules[R.DEAL_PER_PILE], rules[R.DEAL_BY_ROW] != 0)
+
+
+@jit
+def reset(s):
+    """Empty every pile and clear the counters, keeping the reshuffle count."""
+    for p in range(STOCK + 1):
+        s[LENGTHS + p] = 0
+    for f in range(8):
+        s[FOUNDATIONS + f] = 0
+    s[MOVES] = 0
+    s[DEALS] = 0
+    s[REDEALS] = 0
+
+
+@jit
+def lay_out(s, rules, deck):
+    """The opening layout of a 104-card deck, deck[0] dealt first."""
+    reset(s)
+    for i in range(104):
+        s[STOCK * CAPACITY + i] = deck[103 - i]  # the stock's top is its last card
+    s[LENGTHS + STOCK] = 104
+    first_row = TABLEAU if rules[R.FIRST_ROW_TO_TABLEAU] else RESERVE
+    deal_round(s, first_row, 8, 1, False)
+    deal(s, rules)
+
+
+@jit
+def needs_reshuffle(rules, deck):
+    """RULES.md 4.1: none of the first 8 cards is an ace or a king."""
+    if not rules[R.NEEDS_ACE_OR_KING]:
+        return False
+    for i in range(8):
+        rank = deck[i] % 13
+        if rank == 0 or rank == 12:
+            return False
+    return True
+
+
+@jit
+def redeal(s, rules):
+    """RULES.md 4.7: the new stock deals T0's cards bottom first, then T1's, ...; deal at once."""
+    total = 0
+    for c in range(rules[R.N_COLUMNS]):
+        total += s[LENGTHS + TABLEAU + c]
+    k = total  # fill the stock from its top (index total-1) downwards
+    for c in range(rules[R.N_COLUMNS]):
+        pile = TABLEAU + c
+        for j in range(s[LENGTHS + pile]):
+            k -= 1
+            s[STOCK * CAPACITY + k] = s[pile * CAPACITY + j]
+        s[LENGTHS + pile] = 0
+    s[LENGTHS + STOCK] = total
+    deal(s, rules)
+
+
+@jit
+def apply_move(s, rules, move):
+    """Make a legal move; return the card moved, or -1 for deal and redeal."""
+    s[MOVES] += 1
+    if move == DEAL:
+        s[DEALS] += 1
+        deal(s, rules)
+        return -1
+    if move == REDEAL:
+        s[REDEALS] += 1
+        redeal(s, rules)
+        return -1
+    src = move // N_PLACES
+    dst = move % N_PLACES
+    if src >= FOUNDATION_PLACE:
+        card = foundation_top(s, rules, src - FOUNDATION_PLACE)
+        s[FOUNDATIONS + src - FOUNDATION_PLACE] -= 1
+    else:
+        card = pop(s, src)
+    if dst >= FOUNDATION_PLACE:
+        s[FOUNDATIONS + dst - FOUNDATION_PLACE] += 1
+    else:
+        push(s, dst, card)
+    # RULES.md 4.5: an emptied column is refilled at once from the stock
+    if TABLEAU <= src < FOUNDATION_PLACE and s[LENGTHS + src] == 0 and rules[R.REFILL] > 0:
+        deal_round(s, src, 1, rules[R.REFILL], False)
+    return card
+
+
+@jit
+def status(s, rules):
+    """The `end` code if the game is over (won, no_moves, move_limit), else ONGOING."""
+    if foundation_cards(s) == 104:
+        return WON
+    if not has_legal_move(s, rules):
+        return NO_MOVES
+    if s[MOVES] >= MOVE_LIMIT:
+        return MOVE_LIMIT_REACHED
+    return ONGOING

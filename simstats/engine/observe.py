@@ -1,0 +1,126 @@
+"""The only window a policy gets on a game: an observation (RULES.md section 8).
+
+``observe`` copies from the state what the player may see into an observation array of the same
+layout, leaving the stock's cards out and masking buried column cards where the game squares its
+piles. ``Observation`` wraps that array for Python policies. Neither ever hands out the state.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+
+from ..cards import HIDDEN, card_text
+from ..jit import jit
+from . import rules as R
+from .moves import foundation_top, legal_moves
+from .notation import move_text
+from .state import (
+    CAPACITY,
+    FOUNDATIONS,
+    LENGTHS,
+    MAX_LEGAL_MOVES,
+    MOVES,
+    REDEALS,
+    RESHUFFLES,
+    STOCK,
+    TABLEAU,
+)
+
+
+@jit
+def observe(s, rules, obs):
+    """Write into `obs` what the player sees of state `s`; the stock's cards are never copied."""
+    hide_buried = rules[R.HIDE_BURIED] != 0
+    for p in range(STOCK):
+        n = s[LENGTHS + p]
+        obs[LENGTHS + p] = n
+        base = p * CAPACITY
+        for k in range(n):
+            obs[base + k] = s[base + k]
+        if hide_buried and p >= TABLEAU:
+            for k in range(n - 1):
+                obs[base + k] = HIDDEN
+    obs[LENGTHS + STOCK] = s[LENGTHS + STOCK]
+    for i in range(FOUNDATIONS, RESHUFFLES + 1):
+        obs[i] = s[i]
+
+
+def blank_observation() -> np.ndarray:
+    """An observation buffer whose stock slot holds only hidden cards."""
+    from .state import new_state
+
+    obs = new_state()
+    obs[STOCK * CAPACITY : (STOCK + 1) * CAPACITY] = HIDDEN
+    return obs
+
+
+class Observation:
+    """What a player sees of a position. Cards are text such as '7H'; hidden cards are None.
+
+    Attributes:
+        game: the game id, e.g. 'tournament'.
+        foundations: the top card of F0..F7 (None when empty).
+        foundation_sizes: the number of cards on F0..F7.
+        reserve: R0..R7, each a tuple of cards bottom first (a cell holds at most one).
+        tableau: T0..T(n-1), each a tuple of cards bottom first; in Napoleon's Flank every card
+            but the top is None (the column's size stays known).
+        stock_size: cards left in the stock (their order is never shown).
+        redeals_left: redeals still allowed.
+        moves_made: moves made so far in this game.
+        legal_moves: the legal moves as text ('T3>F2', 'deal', 'redeal'), never empty when a
+            policy is asked to choose.
+    """
+
+    def __init__(self, game: str, rules: np.ndarray, array: np.ndarray):
+        self.game = game
+        self._rules = rules
+        self._array = array  # an observation array, never the state
+
+    def _pile(self, pile: int) -> tuple:
+        n = int(self._array[LENGTHS + pile])
+        cards = self._array[pile * CAPACITY : pile * CAPACITY + n]
+        return tuple(None if c == HIDDEN else card_text(int(c)) for c in cards)
+
+    @cached_property
+    def foundations(self) -> tuple:
+        tops = (int(foundation_top(self._array, self._rules, f)) for f in range(8))
+        return tuple(card_text(c) if c >= 0 else None for c in tops)
+
+    @cached_property
+    def foundation_sizes(self) -> tuple:
+        return tuple(int(n) for n in self._array[FOUNDATIONS : FOUNDATIONS + 8])
+
+    @cached_property
+    def reserve(self) -> tuple:
+        return tuple(self._pile(p) for p in range(8))
+
+    @cached_property
+    def tableau(self) -> tuple:
+        return tuple(self._pile(TABLEAU + c) for c in range(int(self._rules[R.N_COLUMNS])))
+
+    @property
+    def stock_size(self) -> int:
+        return int(self._array[LENGTHS + STOCK])
+
+    @property
+    def redeals_left(self) -> int:
+        return int(self._rules[R.MAX_REDEALS] - self._array[REDEALS])
+
+    @property
+    def moves_made(self) -> int:
+        return int(self._array[MOVES])
+
+    @cached_property
+    def legal_move_codes(self) -> tuple:
+        buffer = np.empty(MAX_LEGAL_MOVES, dtype=np.int64)
+        n = legal_moves(self._array, self._rules, buffer)
+        return tuple(int(m) for m in buffer[:n])
+
+    @cached_property
+    def legal_moves(self) -> tuple:
+        return tuple(move_text(m) for m in self.legal_move_codes)
+
+    def __repr__(self) -> str:
+        return f"<Observation {self.game} moves_made={self.moves_made} legal={self.legal_moves}>"

@@ -1,0 +1,53 @@
+"""Each game's rules as data: a small int64 array of the ways the four games differ.
+
+The compiled engine reads these fields; nothing here moves cards. games.py builds one array per
+game from a ``Rules`` record, so a game is described by its differences, not by code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import astuple, dataclass
+
+import numpy as np
+
+# Field positions in the rules array.
+N_COLUMNS = 0  # tableau columns T0..T(n-1)
+FIRST_ROW_TO_TABLEAU = 1  # the first 8 cards go one each to the tableau (else to the reserve)
+DEAL_TO_RESERVE = 2  # a deal (and the rest of the layout) falls on the reserve piles
+DEAL_PER_PILE = 3  # cards per pile in a deal
+DEAL_BY_ROW = 4  # a deal goes round the piles one card at a time (else pile by pile)
+NEEDS_ACE_OR_KING = 5  # the first 8 cards must hold an ace or a king, or the deck is reshuffled
+REFILL = 6  # an emptied column is refilled at once with this many stock cards (0: never)
+BUILD = 7  # tableau building, one of BUILD_* below
+RESERVE_CELLS = 8  # reserve places are one-card cells that a column top may fill
+DOWN_FOUNDATIONS = 9  # F4..F7 are built down from the king (else up from the ace)
+TRANSFERS = 10  # a foundation's top card may move to the other foundation of its suit
+MAX_REDEALS = 11
+HIDE_BURIED = 12  # only the top card of each column is visible
+N_FIELDS = 13
+
+BUILD_NONE = 0
+BUILD_SUIT_UP_OR_DOWN = 1
+BUILD_DOWN_ALTERNATE_COLOUR = 2
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The ways the games differ; field order matches the constants above."""
+
+    n_columns: int
+    first_row_to_tableau: bool
+    deal_to_reserve: bool
+    deal_per_pile: int
+    deal_by_row: bool
+    needs_ace_or_king: bool
+    refill: int
+    build: int
+    reserve_cells: bool
+    down_foundations: bool
+    transfers: bool
+    max_redeals: int
+    hide_buried: bool
+
+    def array(self) -> np.ndarray:
+        return np.array([int(v) for v in astuple(self)], dtype=np.int64)

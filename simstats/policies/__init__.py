@@ -1,0 +1,156 @@
+"""Policies: the plugin API, the built-in registry, and loading policies named on the command line.
+
+A policy is any object with ``choose(obs) -> move text | None`` and optionally
+``reset(game, rng)``; it receives an ``Observation``, never the state. A name is a built-in
+('foundation-only'), 'package.module:Name', 'path/to/file.py:Name', or an installed plugin in
+the entry-point group 'simstats.policies'.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from ..deals import policy_salt, start_stream
+from ..engine.notation import move_text
+from ..engine.observe import Observation
+from ..engine.state import MAX_LEGAL_MOVES, NO_MOVE
+from . import foundation_only, random_moves
+from .compiled import CODES, choose_builtin
+
+ENTRY_POINT_GROUP = "simstats.policies"
+
+
+class Policy(Protocol):
+    def choose(self, obs: Observation) -> str | None: ...
+
+
+class PolicyError(ValueError):
+    """A policy that cannot be found or loaded, or that misbehaved; the message says which."""
+
+
+class CompiledPolicy:
+    """A built-in policy whose choices are made by the compiled chooser.
+
+    Usable from Python like any policy; the compiled loop calls the same chooser directly.
+    """
+
+    def __init__(self, name: str, code: int):
+        self.name = name
+        self.code = code
+        self._stream = np.zeros(1, dtype=np.uint64)
+        self._buffer = np.empty(MAX_LEGAL_MOVES, dtype=np.int64)
+
+    def seed_stream(self, seed: int, deal: int) -> None:
+        """Key this policy's random stream to (seed, deal, name), RULES.md section 11."""
+        start_stream(self._stream, seed, deal, policy_salt(self.name))
+
+    def choose(self, obs: Observation) -> str | None:
+        move = choose_builtin(self.code, obs._array, obs._rules, self._stream, self._buffer)
+        return None if move == NO_MOVE else move_text(int(move))
+
+
+@dataclass(frozen=True)
+class PolicySpec:
+    """A policy as named on the command line: how to make it and what it is."""
+
+    name: str
+    description: str
+    factory: Callable[[], Any]
+    code: int | None = None  # the compiled chooser's code, for built-ins
+    source: str = "built-in"
+
+    def make(self) -> Any:
+        return self.factory()
+
+
+def _builtin(name: str, module) -> PolicySpec:
+    code = CODES[name]
+    return PolicySpec(name, module.DESCRIPTION, lambda: CompiledPolicy(name, code), code)
+
+
+BUILTINS = {
+    spec.name: spec
+    for spec in (
+        _builtin("foundation-only", foundation_only),
+        _builtin("random", random_moves),
+    )
+}
+
+
+def _first_line(obj: Any) -> str:
+    doc = (getattr(obj, "__doc__", None) or "").strip()
+    return doc.splitlines()[0] if doc else "(no description)"
+
+
+def _load_module_from_file(path: Path):
+    if not path.is_file():
+        raise PolicyError(f"policy file {str(path)!r} does not exist")
+    module_name = "simstats_policy_file_" + path.stem.replace("-", "_")
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as error:
+        raise PolicyError(f"policy file {str(path)!r} failed to import: {error}") from None
+    return module
+
+
+def _from_reference(name: str) -> PolicySpec:
+    where, _, attribute = name.rpartition(":")
+    if where.endswith(".py"):
+        module = _load_module_from_file(Path(where))
+    else:
+        try:
+            module = importlib.import_module(where)
+        except Exception as error:
+            raise PolicyError(f"cannot import policy module {where!r}: {error}") from None
+    factory = getattr(module, attribute, None)
+    if factory is None or not callable(factory):
+        raise PolicyError(f"{where!r} has no policy class or factory named {attribute!r}")
+    return PolicySpec(name, _first_line(factory), factory, source=where)
+
+
+def plugin_entry_points() -> dict:
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def _from_entry_point(ep) -> PolicySpec:
+    try:
+        factory = ep.load()
+    except Exception as error:
+        raise PolicyError(f"plugin policy {ep.name!r} failed to load: {error}") from None
+    return PolicySpec(ep.name, _first_line(factory), factory, source=ep.value)
+
+
+def resolve_policy(name: str) -> PolicySpec:
+    """The policy named `name`: built-in, 'module:Name', 'file.py:Name', or a plugin."""
+    if name in BUILTINS:
+        return BUILTINS[name]
+    if ":" in name:
+        return _from_reference(name)
+    plugins = plugin_entry_points()
+    if name in plugins:
+        return _from_entry_point(plugins[name])
+    known = ", ".join([*BUILTINS, *plugins])
+    raise PolicyError(
+        f"unknown policy {name!r} (known: {known}; or give 'module:Name' or 'file.py:Name')"
+    )
+
+
+def list_policies() -> list[tuple[str, str]]:
+    """(name, one-line description) of every built-in and installed plugin policy."""
+    rows = [(spec.name, spec.description) for spec in BUILTINS.values()]
+    for name, ep in sorted(plugin_entry_points().items()):
+        try:
+            rows.append((name, _from_entry_point(ep).description + f" (plugin: {ep.value})"))
+        except PolicyError as error:
+            rows.append((name, f"(plugin that fails to load: {error})"))
+    return rows

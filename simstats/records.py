@@ -1,0 +1,111 @@
+"""What a run leaves on disk: the per-deal outcome schema, one Parquet file per chunk written
+atomically, and the run manifest. No simulation here and no statistics.
+
+A chunk file is named so that sorting names sorts rows by (game, policy, deal): the dataset
+reads back as the same table whatever the chunk size, worker count or order of completion.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from .engine.state import END_NAMES
+
+DEALS_DIR = "deals"
+MANIFEST = "manifest.json"
+LOG = "run.log"
+COLUMNS = ("game", "policy", "deal", "reshuffles", "won", "foundation_cards", "moves", "deals",
+           "redeals", "end")
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Deals [start, start + count) of one game and one policy in a run."""
+
+    game_index: int
+    game: str
+    policy_index: int
+    policy: str
+    start: int
+    count: int
+
+    @property
+    def name(self) -> str:
+        slug = re.sub(r"[^A-Za-z0-9]+", "_", self.policy).strip("_") or "policy"
+        return (f"{self.game_index:02d}-{self.game}--{self.policy_index:02d}-{slug}"
+                f"--{self.start:012d}.parquet")
+
+    @property
+    def label(self) -> str:
+        return f"{self.game}/{self.policy} deals {self.start}-{self.start + self.count - 1}"
+
+
+def outcome_table(chunk: Chunk, rows: np.ndarray) -> pa.Table:
+    """The Parquet table of a chunk from rows of simulate.OUTCOME_COLUMNS."""
+    n = len(rows)
+    ends = np.asarray(END_NAMES, dtype=object)[rows[:, 6]]
+    return pa.table({
+        "game": pa.array([chunk.game] * n, pa.string()),
+        "policy": pa.array([chunk.policy] * n, pa.string()),
+        "deal": pa.array(np.arange(chunk.start, chunk.start + n, dtype=np.int64)),
+        "reshuffles": pa.array(rows[:, 0].astype(np.int16)),
+        "won": pa.array(rows[:, 1].astype(bool)),
+        "foundation_cards": pa.array(rows[:, 2].astype(np.int16)),
+        "moves": pa.array(rows[:, 3].astype(np.int16)),
+        "deals": pa.array(rows[:, 4].astype(np.int16)),
+        "redeals": pa.array(rows[:, 5].astype(np.int8)),
+        "end": pa.array(ends, pa.string()),
+    })
+
+
+def write_chunk(run_dir: Path, chunk: Chunk, table: pa.Table) -> Path:
+    """Write a chunk file under a dot-name and rename it: it appears whole or not at all."""
+    folder = run_dir / DEALS_DIR
+    target = folder / chunk.name
+    temporary = folder / f".{chunk.name}.{os.getpid()}.partial"
+    pq.write_table(table, temporary, compression="zstd")
+    os.replace(temporary, target)
+    return target
+
+
+def finished_chunks(run_dir: Path) -> set[str]:
+    folder = run_dir / DEALS_DIR
+    if not folder.is_dir():
+        return set()
+    return {p.name for p in folder.glob("*.parquet")}
+
+
+def remove_partial_files(run_dir: Path) -> None:
+    for leftover in (run_dir / DEALS_DIR).glob(".*.partial"):
+        leftover.unlink(missing_ok=True)
+
+
+def write_json_atomically(path: Path, data: dict) -> None:
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            json.dump(data, out, indent=2)
+            out.write("\n")
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def read_manifest(run_dir: Path) -> dict | None:
+    path = run_dir / MANIFEST
+    if not path.is_file():
+        return None
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None

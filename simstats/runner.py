@@ -1,0 +1,388 @@
+"""`simstats run`: plans a run as chunks of deals, plays them on worker processes (or a Dask
+cluster), writes each chunk's Parquet file as it completes, and resumes from what is on disk.
+
+The only owner of engine state in a run. A chunk's content depends on (game, policy, seed,
+deals) alone, so results are the same for any number of workers, chunk order or backend.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import sys
+import time
+import warnings
+from collections.abc import Callable, Iterable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+import numpy as np
+
+from . import __version__
+from .deals import DEAL_STREAM_VERSION, deal_deck
+from .engine import RULES_VERSION
+from .games import get_game
+from .policies import PolicyError, resolve_policy
+from .records import (
+    DEALS_DIR,
+    LOG,
+    MANIFEST,
+    Chunk,
+    finished_chunks,
+    outcome_table,
+    read_manifest,
+    remove_partial_files,
+    write_chunk,
+    write_json_atomically,
+)
+from .simulate import OUTCOME_COLUMNS, play_deal, run_compiled
+
+log = logging.getLogger("simstats")
+
+DEFAULT_CHUNK_SIZE = 50_000
+INFLIGHT = ".inflight-"
+
+
+class RunError(Exception):
+    """A run that cannot start or go on; the message is one line for the user."""
+
+
+class RunRefused(RunError):
+    """The output folder holds something this command must not touch."""
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    games: int
+    game_ids: tuple[str, ...]
+    policies: tuple[str, ...]
+    seed: int = 0
+    chunk_size: int = DEFAULT_CHUNK_SIZE
+    workers: int = 1
+    out: Path = Path("results/run")
+    backend: str = "local"
+    scheduler: str | None = None
+    quiet: bool = False
+    command: tuple[str, ...] = field(default=(), compare=False)
+
+    def identity(self) -> dict:
+        """What fixes a run's results; a resumed run must match it exactly."""
+        return {
+            "games": self.games,
+            "game": list(self.game_ids),
+            "policy": list(self.policies),
+            "seed": self.seed,
+            "chunk_size": self.chunk_size,
+            "rules_version": RULES_VERSION,
+            "deal_stream_version": DEAL_STREAM_VERSION,
+        }
+
+
+def plan_chunks(options: RunOptions) -> list[Chunk]:
+    """Every chunk of the run, in (game, policy, deal) order."""
+    chunks = []
+    for gi, game in enumerate(options.game_ids):
+        for pi, policy in enumerate(options.policies):
+            for start in range(0, options.games, options.chunk_size):
+                count = min(options.chunk_size, options.games - start)
+                chunks.append(Chunk(gi, game, pi, policy, start, count))
+    return chunks
+
+
+def play_chunk(chunk: Chunk, seed: int) -> np.ndarray:
+    """The outcome rows (simulate.OUTCOME_COLUMNS) of a chunk's deals."""
+    game = get_game(chunk.game)
+    spec = resolve_policy(chunk.policy)
+    if spec.code is not None:
+        return run_compiled(game, spec, seed, chunk.start, chunk.count)
+    rows = np.empty((chunk.count, len(OUTCOME_COLUMNS)), dtype=np.int32)
+    policy = spec.make()
+    from .engine.state import END_NAMES
+
+    for i in range(chunk.count):
+        deal = chunk.start + i
+        deck, reshuffles = deal_deck(game.array, seed, deal)
+        o = play_deal(game, spec, deck, seed, deal, reshuffles, policy=policy).outcome
+        rows[i] = (o.reshuffles, o.won, o.foundation_cards, o.moves, o.deals, o.redeals,
+                   END_NAMES.index(o.end))
+    return rows
+
+
+def run_chunk(run_dir: str, chunk: Chunk, seed: int) -> dict:
+    """Worker task: play a chunk and write its file. Returns a small summary for the parent."""
+    started = time.perf_counter()
+    folder = Path(run_dir) / DEALS_DIR
+    marker = folder / f"{INFLIGHT}{chunk.name}.{os.getpid()}"
+    marker.touch()
+    where = f"chunk {chunk.name} ({chunk.label})"
+    log.info("%s: started", where)
+    try:
+        rows = play_chunk(chunk, seed)
+        write_chunk(Path(run_dir), chunk, outcome_table(chunk, rows))
+    except PolicyError as error:
+        log.error("%s: %s", where, error)
+        raise RunError(str(error)) from None
+    finally:
+        marker.unlink(missing_ok=True)
+    seconds = time.perf_counter() - started
+    wins = int(rows[:, 1].sum())
+    log.info("%s: done in %.2f s, %d wins of %d", where, seconds, wins, chunk.count)
+    return {"name": chunk.name, "deals": chunk.count, "wins": wins, "seconds": seconds}
+
+
+def _ignore_sigint() -> None:
+    # The parent owns Ctrl-C: it stops the workers itself, so they print no traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def default_workers() -> int:
+    counter = getattr(os, "process_cpu_count", None)
+    if counter is not None:
+        return counter() or 1
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+
+def default_out_dir() -> Path:
+    return Path("results") / datetime.now().strftime("run-%Y%m%d-%H%M%S")
+
+
+def _now() -> str:
+    return datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+class Run:
+    """One run folder: its manifest, its log, and the chunks still to play."""
+
+    def __init__(self, options: RunOptions):
+        self.options = options
+        self.dir = Path(options.out)
+        self.manifest: dict = {}
+
+    # -- the folder -------------------------------------------------------------------------
+    def open(self) -> None:
+        """Create the folder, or check that it holds this very run; refuse anything else."""
+        existing = read_manifest(self.dir)
+        if existing is None and self.dir.exists() and any(self.dir.iterdir()):
+            raise RunRefused(f"{self.dir} exists and is not a simstats run; choose another --out")
+        if existing is not None:
+            if existing.get("identity") != self.options.identity():
+                raise RunRefused(
+                    f"{self.dir} holds a run of another command "
+                    f"({_describe(existing.get('identity', {}))}); "
+                    "give the same options to resume it or choose another --out"
+                )
+            self.manifest = existing
+            self.manifest["resumed"] = [*existing.get("resumed", []), _now()]
+        else:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            self.manifest = {
+                "simstats_version": __version__,
+                "rules_version": RULES_VERSION,
+                "deal_stream_version": DEAL_STREAM_VERSION,
+                "command": list(self.options.command),
+                "options": _jsonable(asdict(self.options)),
+                "identity": self.options.identity(),
+                "seed": self.options.seed,
+                "started": _now(),
+                "chunks": {},
+            }
+        (self.dir / DEALS_DIR).mkdir(exist_ok=True)
+        remove_partial_files(self.dir)
+        for marker in (self.dir / DEALS_DIR).glob(f"{INFLIGHT}*"):
+            marker.unlink(missing_ok=True)
+        self.manifest.update(status="running", ended=None, last_command=list(self.options.command))
+        self.save()
+
+    def save(self) -> None:
+        write_json_atomically(self.dir / MANIFEST, self.manifest)
+
+    def pending(self) -> list[Chunk]:
+        done = finished_chunks(self.dir)
+        chunks = plan_chunks(self.options)
+        self.manifest["chunks_total"] = len(chunks)
+        for chunk in chunks:  # files are the truth: a chunk on disk is a chunk done
+            if chunk.name in done and chunk.name not in self.manifest["chunks"]:
+                self.manifest["chunks"][chunk.name] = {"deals": chunk.count, "done": _now()}
+        return [c for c in chunks if c.name not in done]
+
+    def finish(self, status: str) -> None:
+        self.manifest.update(status=status, ended=_now())
+        self.save()
+
+    def record(self, result: dict) -> None:
+        self.manifest["chunks"][result["name"]] = {
+            "deals": result["deals"],
+            "wins": result["wins"],
+            "seconds": round(result["seconds"], 3),
+            "done": _now(),
+        }
+        self.save()
+
+
+def _jsonable(data: dict) -> dict:
+    return {k: (str(v) if isinstance(v, Path) else v) for k, v in data.items()}
+
+
+def _describe(identity: dict) -> str:
+    return ", ".join(f"{k} {v}" for k, v in identity.items() if k in ("games", "game", "policy",
+                                                                        "seed", "chunk_size"))
+
+
+def setup_logging(run_dir: Path, workers_forked: bool) -> None:
+    """Log lines of the parent and, through multiprocessing-logging, of every forked worker."""
+    handler = logging.FileHandler(run_dir / LOG, encoding="utf-8")
+    handler.setFormatter(logging.Formatter(
+        "%(asctime)s %(processName)s[%(process)d] %(levelname)s %(message)s"))
+    log.setLevel(logging.INFO)
+    log.addHandler(handler)
+    log.propagate = False
+    if workers_forked:
+        import multiprocessing
+
+        import multiprocessing_logging
+
+        # multiprocessing-logging works only with fork, which Python 3.14 no longer defaults to
+        if multiprocessing.get_start_method(allow_none=True) != "fork":
+            multiprocessing.set_start_method("fork", force=True)
+        multiprocessing_logging.install_mp_handler(log)
+
+
+def close_logging() -> None:
+    """Close the handlers; the multiprocessing one first drains what workers sent."""
+    for handler in list(log.handlers):
+        log.removeHandler(handler)
+        handler.close()
+
+
+def warm_up(options: RunOptions) -> None:
+    """Load (or compile) the compiled code once in the parent, so forked workers share it."""
+    for policy in options.policies:
+        spec = resolve_policy(policy)
+        if spec.code is not None:
+            run_compiled(get_game(options.game_ids[0]), spec, 0, 0, 1)
+
+
+ProgressFn = Callable[[dict], None]
+
+
+def _execute_local(run: Run, chunks: list[Chunk], on_done: ProgressFn) -> None:
+    """Play chunks on forked worker processes; a chunk whose worker died is retried once."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    todo = list(chunks)
+    while todo:
+        lost = _run_pool(run, todo, run.options.workers, context, on_done)
+        if lost is None:
+            return
+        # A worker died. The chunks it may have held are retried one at a time, so that a
+        # chunk that kills its worker again is named for sure.
+        for chunk in lost:
+            log.warning("a worker died while playing %s; retrying it once", chunk.name)
+            if _run_pool(run, [chunk], 1, context, on_done) is not None:
+                raise RunError(f"a worker died twice playing chunk {chunk.name} "
+                               f"({chunk.label}); the run stops here")
+        done = finished_chunks(run.dir)
+        todo = [c for c in todo if c.name not in done]
+
+
+def _run_pool(run: Run, chunks: Iterable[Chunk], workers: int, context,
+              on_done: ProgressFn) -> list[Chunk] | None:
+    """Run chunks on a pool; if a worker died, return the chunks that were in flight."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*fork.*", category=DeprecationWarning)
+        executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_sigint)
+    futures: dict[Future, Chunk] = {}
+    try:
+        for chunk in chunks:
+            futures[executor.submit(run_chunk, str(run.dir), chunk, run.options.seed)] = chunk
+        pending = set(futures)
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    _stop(executor)
+                    return _chunks_in_flight(run, futures)
+                run.record(result)
+                on_done(result)
+        executor.shutdown(wait=True)
+        return None
+    except BaseException:
+        _stop(executor)
+        raise
+
+
+def _chunks_in_flight(run: Run, futures: dict[Future, Chunk]) -> list[Chunk]:
+    by_name = {chunk.name: chunk for chunk in futures.values()}
+    names = set()
+    for marker in (run.dir / DEALS_DIR).glob(f"{INFLIGHT}*"):
+        names.add(marker.name[len(INFLIGHT):].rsplit(".", 1)[0])
+        marker.unlink(missing_ok=True)
+    return [by_name[n] for n in sorted(names) if n in by_name]
+
+
+def _stop(executor: ProcessPoolExecutor) -> None:
+    """Stop workers now: a chunk cut short leaves only a temporary file, removed on resume."""
+    processes = list(getattr(executor, "_processes", {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.kill()
+    for process in processes:
+        process.join(timeout=5)
+
+
+def execute(options: RunOptions, echo: Callable[[str], None] = print) -> Run:
+    """Run (or resume) the whole run; returns the run when every chunk is on disk."""
+    from tqdm import tqdm
+
+    run = Run(options)
+    run.open()
+    setup_logging(run.dir, workers_forked=options.backend == "local")
+    try:
+        chunks = run.pending()
+        total = options.games * len(options.game_ids) * len(options.policies)
+        remaining = sum(c.count for c in chunks)
+        resumed = " (resuming)" if total - remaining else ""
+        echo(f"simstats run{resumed}: {len(options.game_ids)} games x {len(options.policies)} "
+             f"policies x {options.games:,} deals, seed {options.seed}, "
+             f"{options.workers} workers -> {run.dir}")
+        log.info("run started%s: %s", resumed, " ".join(options.command))
+        warm_up(options)
+        bar = tqdm(total=total, initial=total - remaining, unit="deal", unit_scale=True,
+                   disable=True if options.quiet else None, dynamic_ncols=True, smoothing=0.1)
+
+        def on_done(result: dict) -> None:
+            bar.update(result["deals"])
+
+        try:
+            if chunks:
+                if options.backend == "dask":
+                    from .cluster import execute_dask
+
+                    execute_dask(run, chunks, on_done)
+                else:
+                    _execute_local(run, chunks, on_done)
+        except KeyboardInterrupt:
+            bar.close()
+            run.finish("interrupted")
+            log.warning("run interrupted")
+            raise
+        except BaseException as error:
+            bar.close()
+            run.finish("failed")
+            log.error("run failed: %s", error)
+            raise
+        bar.close()
+        run.finish("complete")
+        log.info("run complete")
+        return run
+    finally:
+        close_logging()
+        sys.stdout.flush()

@@ -1,0 +1,38 @@
+"""Shared test helpers: running the command line in-process."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from simstats.cli import main
+
+
+@dataclass
+class CliResult:
+    code: int
+    stdout: str
+    stderr: str
+
+
+@pytest.fixture
+def cli(capsys, monkeypatch):
+    """Run `simstats ARGS...` in-process; return exit code and captured output."""
+
+    def run(*args: str, stdin: str | None = None) -> CliResult:
+        if stdin is not None:
+            import io
+            import sys
+
+            monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
+        capsys.readouterr()
+        try:
+            main([str(a) for a in args])
+            code = 0
+        except SystemExit as done:
+            code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+        out = capsys.readouterr()
+        return CliResult(code, out.out, out.err)
+
+    return run

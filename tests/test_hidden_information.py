@@ -1,0 +1,102 @@
+"""Fairness: changing cards the player cannot see (the stock's order; Napoleon's Flank's buried
+column cards) changes no policy's moves until the change becomes visible (RULES.md section 8)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simstats.deals import deal_deck
+from simstats.engine.moves import apply_move, lay_out, status
+from simstats.engine.notation import parse_move
+from simstats.engine.observe import Observation, blank_observation, observe
+from simstats.engine.state import ONGOING, new_state
+from simstats.games import GAMES, get_game
+from simstats.policies import BUILTINS, CompiledPolicy, resolve_policy
+from simstats.simulate import start_policy
+
+# Deck positions a player never sees at the start: the stock, and in Napoleon's Flank every
+# column card but the top one (cards 9-32, four to a column, the 4th on top).
+STOCK_START = {"tournament": 32, "napoleons-flank": 32, "cicely": 40, "kingsdown-eights": 40}
+
+
+def hidden_positions(game_id: str) -> list[int]:
+    hidden = list(range(STOCK_START[game_id], 104))
+    if game_id == "napoleons-flank":
+        hidden += [p for p in range(8, 32) if (p - 8) % 4 != 3]
+    return hidden
+
+
+def view(obs: Observation) -> tuple:
+    return (obs.reserve, obs.tableau, obs.foundation_sizes, obs.stock_size, obs.redeals_left,
+            obs.moves_made, obs.legal_moves)
+
+
+def moves_while_views_agree(game_id, policy_name, deck_a, deck_b, seed, deal) -> int:
+    """Play both decks in step; assert equal choices while the views are equal."""
+    game = get_game(game_id)
+    spec = resolve_policy(policy_name)
+    states = [new_state(), new_state()]
+    policies = [spec.make(), spec.make()]
+    for state, deck, policy in zip(states, (deck_a, deck_b), policies, strict=True):
+        lay_out(state, game.array, deck)
+        start_policy(policy, spec, game, seed, deal)
+    steps = 0
+    while all(status(s, game.array) == ONGOING for s in states):
+        views = []
+        for state in states:
+            buffer = blank_observation()
+            observe(state, game.array, buffer)
+            views.append(Observation(game.id, game.array, buffer))
+        if view(views[0]) != view(views[1]):
+            break  # the change became visible
+        choices = [p.choose(o) for p, o in zip(policies, views, strict=True)]
+        assert choices[0] == choices[1], f"{policy_name} in {game_id} saw a hidden card"
+        if choices[0] is None:
+            break
+        for state in states:
+            apply_move(state, game.array, parse_move(choices[0]))
+        steps += 1
+    return steps
+
+
+@pytest.mark.parametrize("policy", sorted(BUILTINS))
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_changing_hidden_cards_changes_no_move_until_seen(game_id, policy):
+    rng = np.random.default_rng(1)
+    game = get_game(game_id)
+    total_steps = 0
+    for deal in range(30):
+        deck, _ = deal_deck(game.array, 21, deal)
+        other = deck.copy()
+        positions = hidden_positions(game_id)
+        other[positions] = deck[rng.permutation(positions)]
+        assert sorted(other) == sorted(deck)
+        total_steps += moves_while_views_agree(game_id, policy, deck, other, 21, deal)
+    assert total_steps > 30  # the comparison ran over real play, not just the first move
+
+
+def test_a_policy_receives_an_observation_not_the_state():
+    seen = []
+
+    class Spy:
+        def choose(self, obs):
+            seen.append(obs)
+            return obs.legal_moves[0] if len(seen) < 30 else None
+
+    from simstats.policies import PolicySpec
+    from simstats.simulate import play_deal
+
+    game = get_game("napoleons-flank")
+    deck, reshuffles = deal_deck(game.array, 0, 0)
+    play_deal(game, PolicySpec("spy", "", Spy), deck, 0, 0, reshuffles)
+    for obs in seen:
+        assert type(obs) is Observation
+        assert all(card is None for column in obs.tableau for card in column[:-1])
+        assert not hasattr(obs, "stock") and not hasattr(obs, "state")
+        stock = obs._array[16 * 104 : 17 * 104]
+        assert (stock == 52).all()  # the stock slot holds no real card
+
+
+def test_compiled_policies_are_compiled_policy_objects():
+    assert all(isinstance(spec.make(), CompiledPolicy) for spec in BUILTINS.values())

@@ -1,0 +1,100 @@
+"""`simstats run`: reproducible whatever the workers and chunking, resumable, refusing a
+mismatching command, with worker lines in its log."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pandas as pd
+import pytest
+
+from simstats.cli import DealCount
+
+GAMES = ("--game", "cicely", "--game", "tournament")
+POLICIES = ("--policy", "foundation-only", "--policy", "random")
+
+
+def run_table(cli, out, *extra) -> pd.DataFrame:
+    result = cli("run", "--games", "3000", *GAMES, *POLICIES, "--seed", "5", "--out", out, "-q",
+                 *extra)
+    assert result.code == 0, result.stderr
+    return pd.read_parquet(out / "deals")
+
+
+def test_same_table_whatever_workers_and_chunk_size(cli, tmp_path):
+    one = run_table(cli, tmp_path / "a", "--workers", "1", "--chunk-size", "3000")
+    two = run_table(cli, tmp_path / "b", "--workers", "2", "--chunk-size", "700")
+    assert len(one) == 2 * 2 * 3000
+    pd.testing.assert_frame_equal(one, two)
+    assert list(one.columns[:10]) == ["game", "policy", "deal", "reshuffles", "won",
+                                      "foundation_cards", "moves", "deals", "redeals", "end"]
+    assert one.groupby(["game", "policy"]).deal.apply(lambda d: list(d) == list(range(3000))).all()
+    assert set(one.end) <= {"won", "no_moves", "resigned", "move_limit"}
+
+
+def test_log_holds_worker_lines_naming_chunk_game_and_policy(cli, tmp_path):
+    run_table(cli, tmp_path / "r", "--workers", "2", "--chunk-size", "1000")
+    log = (tmp_path / "r" / "run.log").read_text().splitlines()
+    worker_lines = [line for line in log if "ForkProcess" in line]
+    assert worker_lines
+    assert any("cicely/random" in line and "chunk" in line for line in worker_lines)
+    assert any("MainProcess" in line for line in log)
+
+
+def test_a_different_command_on_the_same_folder_is_refused(cli, tmp_path):
+    out = tmp_path / "r"
+    first = run_table(cli, out, "--workers", "1")
+    before = {p.name: p.stat().st_mtime_ns for p in (out / "deals").iterdir()}
+    result = cli("run", "--games", "3000", *GAMES, *POLICIES, "--seed", "6", "--out", out, "-q")
+    assert result.code == 2 and "another command" in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert {p.name: p.stat().st_mtime_ns for p in (out / "deals").iterdir()} == before
+    pd.testing.assert_frame_equal(first, pd.read_parquet(out / "deals"))
+
+
+def test_a_folder_that_is_not_a_run_is_refused(cli, tmp_path):
+    (tmp_path / "precious.txt").write_text("keep me")
+    result = cli("run", "--games", "10", "--out", tmp_path, "-q")
+    assert result.code == 2 and "not a simstats run" in result.stderr
+    assert (tmp_path / "precious.txt").read_text() == "keep me"
+
+
+def test_resume_after_kill_gives_the_identical_table(cli, tmp_path):
+    args = ["run", "--games", "20000", "--game", "kingsdown-eights", "--policy", "random",
+            "--seed", "2", "--workers", "2", "--chunk-size", "500", "-q"]
+    killed = tmp_path / "killed"
+    process = subprocess.Popen([sys.executable, "-m", "simstats", *args, "--out", str(killed)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               start_new_session=True)
+    deals = killed / "deals"
+    deadline = time.time() + 120
+    while time.time() < deadline and len(list(deals.glob("*.parquet"))) < 3:
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGKILL)  # the parent and its workers, at once
+    process.wait()
+    done_before = len(list(deals.glob("*.parquet")))
+    assert 3 <= done_before < 40, "the kill should land mid-run"
+    resumed = cli(*args, "--out", killed)
+    assert resumed.code == 0, resumed.stderr
+    clean = tmp_path / "clean"
+    assert cli(*args, "--out", clean).code == 0
+    pd.testing.assert_frame_equal(pd.read_parquet(deals), pd.read_parquet(clean / "deals"))
+    assert not list(deals.glob(".*"))  # no temporary files left
+
+
+@pytest.mark.parametrize("text, value", [("1e6", 10**6), ("250000", 250000),
+                                         ("1_000_000", 10**6), ("2.5e5", 250000)])
+def test_games_accepts_whole_numbers(text, value):
+    assert DealCount().convert(text, None, None) == value
+
+
+@pytest.mark.parametrize("text", ["0", "-5", "1.5", "1e-3", "abc", "", "nan", "inf"])
+def test_games_rejects_anything_else_in_one_line(cli, tmp_path, text):
+    result = cli("run", "--games", text, "--out", tmp_path / "r")
+    assert result.code == 2
+    assert result.stderr.count("\n") == 1 and "--games" in result.stderr
+    assert not (tmp_path / "r").exists()
