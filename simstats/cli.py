@@ -274,8 +274,26 @@ def run(games, game_names, policy_names, seed, workers, chunk_size, out_dir, bac
         click.echo(f"simstats: interrupted; run the same command again to resume {options.out}",
                    err=True)
         sys.exit(130)
+    from .report import write_report
+
+    write_report(finished.dir)
     seconds = __import__("time").perf_counter() - started
     click.echo(f"simstats run: complete in {seconds:.1f} s -> {finished.dir}")
+
+
+@cli.command()
+@click.argument("run_dir", type=click.Path(file_okay=False))
+def report(run_dir) -> None:
+    """Write summary.csv, summary.md and plots/ for a run folder (finished or not)."""
+    from .report import NotARun, write_report
+
+    try:
+        data = write_report(Path(run_dir))
+    except NotARun as error:
+        raise BadInput(str(error)) from None
+    if data.status != "complete":
+        click.echo(f"note: this run is {data.status}; the tables cover the deals finished so far")
+    click.echo(f"wrote summary.csv, summary.md and plots/ in {run_dir}")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,0 +1,188 @@
+"""`simstats report DIR`: the summary tables and plots of a run, read chunk file by chunk file
+so that memory stays flat however many deals the run holds. Also run at the end of a run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+
+from .engine.state import END_NAMES
+from .records import DEALS_DIR, read_manifest
+from .stats import quantile_from_histogram, wilson_interval
+
+SUMMARY_COLUMNS = (
+    "game", "policy", "games", "wins", "win_rate", "ci_low", "ci_high",
+    "mean_foundation_cards", "q1_foundation_cards", "median_foundation_cards",
+    "q3_foundation_cards", "share_52_home", "mean_moves", "mean_deals", "mean_redeals",
+    *(f"end_{name}" for name in END_NAMES), "mean_reshuffles",
+)
+READ_COLUMNS = ["game", "policy", "won", "foundation_cards", "moves", "deals", "redeals", "end",
+                "reshuffles"]
+
+
+class NotARun(ValueError):
+    pass
+
+
+@dataclass
+class Tally:
+    """Running sums of one (game, policy): enough for every column of the summary."""
+
+    games: int = 0
+    wins: int = 0
+    foundation_histogram: np.ndarray = field(default_factory=lambda: np.zeros(105, np.int64))
+    moves: int = 0
+    deals: int = 0
+    redeals: int = 0
+    reshuffles: int = 0
+    ends: dict = field(default_factory=lambda: dict.fromkeys(END_NAMES, 0))
+    # cumulative wins after the first k deals, at checkpoints, for the convergence plot
+    checkpoints: list = field(default_factory=list)
+
+    def add(self, frame: pd.DataFrame) -> None:
+        won = frame["won"].to_numpy()
+        cumulative = self.wins + np.cumsum(won)
+        for k in _checkpoints_between(self.games, self.games + len(frame)):
+            self.checkpoints.append((k, int(cumulative[k - self.games - 1])))
+        self.games += len(frame)
+        self.wins += int(won.sum())
+        self.foundation_histogram += np.bincount(frame["foundation_cards"].to_numpy(),
+                                                 minlength=105)[:105]
+        self.moves += int(frame["moves"].sum())
+        self.deals += int(frame["deals"].sum())
+        self.redeals += int(frame["redeals"].sum())
+        self.reshuffles += int(frame["reshuffles"].sum())
+        for end, count in frame["end"].value_counts().items():
+            self.ends[end] += int(count)
+
+    def row(self, game: str, policy: str) -> dict:
+        low, high = wilson_interval(self.wins, self.games)
+        h = self.foundation_histogram
+        n = max(self.games, 1)
+        return {
+            "game": game, "policy": policy, "games": self.games, "wins": self.wins,
+            "win_rate": self.wins / n, "ci_low": low, "ci_high": high,
+            "mean_foundation_cards": float((h * np.arange(105)).sum() / n),
+            "q1_foundation_cards": quantile_from_histogram(h, 0.25),
+            "median_foundation_cards": quantile_from_histogram(h, 0.5),
+            "q3_foundation_cards": quantile_from_histogram(h, 0.75),
+            "share_52_home": float(h[52:].sum() / n),
+            "mean_moves": self.moves / n, "mean_deals": self.deals / n,
+            "mean_redeals": self.redeals / n,
+            **{f"end_{name}": self.ends[name] for name in END_NAMES},
+            "mean_reshuffles": self.reshuffles / n,
+        }
+
+
+def _checkpoints_between(done: int, upto: int) -> list[int]:
+    """Deal counts in (done, upto] at which the convergence curve is sampled (log-spaced)."""
+    points = []
+    k = 10
+    while k <= upto:
+        for step in (1, 1.25, 1.6, 2, 2.5, 3.2, 4, 5, 6.3, 8):
+            point = int(k * step)
+            if done < point <= upto:
+                points.append(point)
+        k *= 10
+    if done < upto:
+        points.append(upto)
+    return sorted(set(points))
+
+
+@dataclass
+class RunData:
+    """What a report is made of: the summary table and the convergence curves."""
+
+    run_dir: Path
+    manifest: dict
+    summary: pd.DataFrame
+    histograms: dict
+    convergence: dict
+    status: str
+
+
+def collect(run_dir: Path) -> RunData:
+    """Tally a run's chunk files one at a time."""
+    run_dir = Path(run_dir)
+    manifest = read_manifest(run_dir)
+    if manifest is None or not (run_dir / DEALS_DIR).is_dir():
+        raise NotARun(f"{run_dir} is not a simstats run (no manifest.json and deals/)")
+    tallies: dict[tuple[str, str], Tally] = {}
+    for path in sorted((run_dir / DEALS_DIR).glob("*.parquet")):
+        frame = pq.read_table(path, columns=READ_COLUMNS).to_pandas()
+        if frame.empty:
+            continue
+        key = (str(frame["game"].iloc[0]), str(frame["policy"].iloc[0]))
+        tallies.setdefault(key, Tally()).add(frame)
+    rows = [tally.row(*key) for key, tally in tallies.items()]
+    summary = pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
+    identity = manifest.get("identity", {})
+    order = {g: i for i, g in enumerate(identity.get("game", []))}
+    porder = {p: i for i, p in enumerate(identity.get("policy", []))}
+    summary = summary.sort_values(
+        ["game", "policy"], key=lambda s: s.map(order if s.name == "game" else porder)
+    ).reset_index(drop=True)
+    status = manifest.get("status", "unknown")
+    expected = identity.get("games")
+    if status == "complete" and expected and (summary["games"] < expected).any():
+        status = "incomplete"
+    return RunData(
+        run_dir, manifest, summary,
+        {key: t.foundation_histogram for key, t in tallies.items()},
+        {key: t.checkpoints for key, t in tallies.items()},
+        status,
+    )
+
+
+def _markdown_table(frame: pd.DataFrame) -> str:
+    header = "| " + " | ".join(frame.columns) + " |"
+    rule = "|" + "|".join("---" for _ in frame.columns) + "|"
+    body = ["| " + " | ".join(str(v) for v in row) + " |" for row in frame.itertuples(index=False)]
+    return "\n".join([header, rule, *body])
+
+
+def summary_markdown(data: RunData) -> str:
+    s = data.summary
+    view = pd.DataFrame({
+        "game": s["game"], "policy": s["policy"], "deals": s["games"].map("{:,}".format),
+        "wins": s["wins"].map("{:,}".format),
+        "win rate (95% CI)": [f"{r:.2%} ({lo:.2%} to {hi:.2%})"
+                              for r, lo, hi in zip(s.win_rate, s.ci_low, s.ci_high, strict=True)],
+        "cards home: mean": s["mean_foundation_cards"].map("{:.1f}".format),
+        "median (IQR)": [f"{m:g} ({a:g}-{b:g})" for m, a, b in
+                         zip(s.median_foundation_cards, s.q1_foundation_cards,
+                             s.q3_foundation_cards, strict=True)],
+        ">= 52 home": s["share_52_home"].map("{:.2%}".format),
+        "moves": s["mean_moves"].map("{:.1f}".format),
+    })
+    m = data.manifest
+    lines = [
+        "# Run summary",
+        "",
+        f"Run `{data.run_dir}`: status **{data.status}**; seed {m.get('seed')}; "
+        f"command `{' '.join(m.get('command', []))}`.",
+        "",
+        _markdown_table(view),
+        "",
+        "Intervals are Wilson 95% score intervals. Every policy played the same deals of each "
+        "game (RULES.md section 11).",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def write_report(run_dir: Path, plots: bool = True) -> RunData:
+    """Write summary.csv, summary.md and plots/ into the run folder."""
+    data = collect(run_dir)
+    data.summary.to_csv(Path(run_dir) / "summary.csv", index=False)
+    (Path(run_dir) / "summary.md").write_text(summary_markdown(data))
+    if plots and not data.summary.empty:
+        from .plots import plot_run
+
+        plot_run(data, Path(run_dir) / "plots")
+    return data

@@ -1,0 +1,92 @@
+"""Statistics against statsmodels' documented values, and the report of a small real run."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from statsmodels.stats.contingency_tables import mcnemar
+from statsmodels.stats.proportion import proportion_confint
+
+from simstats.stats import mcnemar_exact_p, quantile_from_histogram, wilson_interval
+
+
+@pytest.mark.parametrize("wins, n", [(0, 10), (10, 10), (3, 10), (0, 1), (1, 1), (123, 1000),
+                                     (0, 1_000_000), (999_999, 1_000_000)])
+def test_wilson_interval_matches_statsmodels(wins, n):
+    expected = proportion_confint(wins, n, alpha=0.05, method="wilson")
+    assert wilson_interval(wins, n) == pytest.approx(expected, abs=1e-12)
+
+
+def test_wilson_interval_known_values():
+    # 0 of 10 and 10 of 10: one bound is exactly 0 or 1, the other 1 - 10/(10 + z^2)
+    low, high = wilson_interval(0, 10)
+    assert low == 0 and high == pytest.approx(0.2775328, abs=1e-7)
+    low, high = wilson_interval(10, 10)
+    assert high == pytest.approx(1) and low == pytest.approx(0.7224672, abs=1e-7)
+
+
+@pytest.mark.parametrize("table", [[[10, 7], [2, 30]], [[5, 0], [0, 5]], [[0, 12], [1, 0]],
+                                   [[100, 40], [25, 835]]])
+def test_exact_mcnemar_matches_statsmodels(table):
+    expected = mcnemar(table, exact=True).pvalue
+    assert mcnemar_exact_p(table[0][1], table[1][0]) == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("values", [[5], [0, 0, 3], [1, 2, 3, 4], [7, 1, 9, 9, 2, 50, 50]])
+def test_quantiles_from_histograms_match_numpy(values):
+    histogram = np.bincount(values, minlength=105)
+    for q in (0.25, 0.5, 0.75):
+        assert quantile_from_histogram(histogram, q) == pytest.approx(np.quantile(values, q))
+
+
+def test_report_of_a_small_real_run(cli, tmp_path):
+    out = tmp_path / "run"
+    result = cli("run", "--games", "2000", "--game", "cicely", "--game", "kingsdown-eights",
+                 "--policy", "foundation-only", "--policy", "random", "--chunk-size", "600",
+                 "--workers", "2", "--out", out, "-q")
+    assert result.code == 0, result.stderr
+    deals = pd.read_parquet(out / "deals")
+    summary = pd.read_csv(out / "summary.csv")
+    assert len(summary) == 4
+    for row in summary.itertuples():
+        d = deals[(deals.game == row.game) & (deals.policy == row.policy)]
+        fc = d.foundation_cards
+        assert row.games == len(d) == 2000
+        assert row.wins == d.won.sum()
+        assert row.win_rate == pytest.approx(d.won.mean())
+        assert (row.ci_low, row.ci_high) == pytest.approx(
+            proportion_confint(d.won.sum(), len(d), method="wilson"))
+        assert row.mean_foundation_cards == pytest.approx(fc.mean())
+        assert row.median_foundation_cards == pytest.approx(fc.median())
+        assert row.q1_foundation_cards == pytest.approx(fc.quantile(0.25))
+        assert row.q3_foundation_cards == pytest.approx(fc.quantile(0.75))
+        assert row.share_52_home == pytest.approx((fc >= 52).mean())
+        assert row.mean_moves == pytest.approx(d.moves.mean())
+        assert row.mean_deals == pytest.approx(d.deals.mean())
+        assert row.mean_redeals == pytest.approx(d.redeals.mean())
+        assert row.mean_reshuffles == pytest.approx(d.reshuffles.mean())
+        for end in ("won", "no_moves", "resigned", "move_limit"):
+            assert getattr(row, f"end_{end}") == (d.end == end).sum()
+    assert "win rate (95% CI)" in (out / "summary.md").read_text()
+    for name in ("win_rates", "cards_home", "convergence", "heatmap"):
+        for suffix in ("png", "svg"):
+            assert (out / "plots" / f"{name}.{suffix}").stat().st_size > 5000
+
+
+def test_report_refuses_a_folder_that_is_not_a_run(cli, tmp_path):
+    result = cli("report", tmp_path)
+    assert result.code == 2 and result.stderr.count("\n") == 1
+    assert "not a simstats run" in result.stderr
+
+
+def test_report_of_an_unfinished_run_says_so(cli, tmp_path):
+    import json
+
+    out = tmp_path / "run"
+    assert cli("run", "--games", "500", "--game", "cicely", "--out", out, "-q").code == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["status"] = "interrupted"
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    result = cli("report", out)
+    assert result.code == 0 and "interrupted" in result.stdout
