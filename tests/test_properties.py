@@ -1,0 +1,218 @@
+"""Property tests: random legal play on seeded decks, checked move by move against the independent
+reference implementation of RULES.md (tests/reference_rules.py), and the compiled batch loop
+checked against the move-by-move loop."""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from simstats.cards import RANKS, SUITS, card_text
+from simstats.deals import deal_deck
+from simstats.engine.moves import apply_move, lay_out, legal_moves, status
+from simstats.engine.notation import move_text, parse_move
+from simstats.engine.state import (
+    CAPACITY,
+    DEALS,
+    END_NAMES,
+    FOUNDATIONS,
+    LENGTHS,
+    MAX_LEGAL_MOVES,
+    MOVE_LIMIT,
+    MOVES,
+    ONGOING,
+    REDEALS,
+    RESERVE,
+    STOCK,
+    TABLEAU,
+    new_state,
+)
+from simstats.games import get_game
+from simstats.policies import resolve_policy
+from simstats.simulate import OUTCOME_COLUMNS, play_deal, run_compiled
+
+TESTS_DIR = str(Path(__file__).resolve().parent)
+if TESTS_DIR not in sys.path:  # tests/ is on sys.path under pytest's default import mode
+    sys.path.insert(0, TESTS_DIR)
+
+from reference_rules import RefGame, foundation_only_moves  # noqa: E402
+
+GAMES = ("tournament", "napoleons-flank", "cicely", "kingsdown-eights")
+ALL_CARDS = [rank + suit for suit in SUITS for rank in RANKS]
+
+seeds = st.integers(min_value=0, max_value=2**63 - 1)
+deals = st.integers(min_value=0, max_value=10**9)
+walks = st.integers(min_value=0, max_value=2**32 - 1)
+# how strongly the walk prefers card moves to deal/redeal: long games reach refills,
+# transfers, redeals and the move limit
+patiences = st.sampled_from([0.0, 0.5, 0.9, 1.0])
+# how strongly it prefers a move to a foundation: progress empties columns (refills) and wins
+greeds = st.sampled_from([0.0, 0.5, 0.9])
+
+
+# -- reading the engine's state ------------------------------------------------------------
+
+
+def pile_cards(state: np.ndarray, pile: int) -> list[str]:
+    """A pile bottom first; the stock first-to-deal first."""
+    n = int(state[LENGTHS + pile])
+    out = [card_text(int(c)) for c in state[pile * CAPACITY : pile * CAPACITY + n]]
+    return out[::-1] if pile == STOCK else out
+
+
+def foundation_cards_implied(game: str, state: np.ndarray) -> list[list[str]]:
+    """The cards on F0..F7 as their counts imply: up from the ace, or down from the king."""
+    out = []
+    for f in range(8):
+        n = int(state[FOUNDATIONS + f])
+        assert 0 <= n <= 13
+        suit = SUITS[f % 4]
+        down = f >= 4 and game != "kingsdown-eights"
+        ranks = RANKS[::-1][:n] if down else RANKS[:n]
+        out.append([rank + suit for rank in ranks])
+    return out
+
+
+def check_conservation(game: str, state: np.ndarray) -> None:
+    """All 104 cards are somewhere, each of the 52 cards exactly twice."""
+    cards = [c for pile in range(STOCK + 1) for c in pile_cards(state, pile)]
+    cards += [c for f in foundation_cards_implied(game, state) for c in f]
+    assert len(cards) == 104
+    counts = Counter(cards)
+    assert set(counts) == set(ALL_CARDS)
+    assert set(counts.values()) == {2}
+    n_columns = int(get_game(game).array[0])
+    for c in range(n_columns, 8):  # the unused columns of Tournament stay empty
+        assert state[LENGTHS + TABLEAU + c] == 0
+    if game != "kingsdown-eights":  # reserve cells hold at most one card
+        assert all(state[LENGTHS + RESERVE + r] <= 1 for r in range(8))
+
+
+def check_same_position(game: str, state: np.ndarray, ref: RefGame) -> None:
+    for r in range(8):
+        assert pile_cards(state, RESERVE + r) == ref.reserve[r], f"R{r}"
+    for c in range(len(ref.tableau)):
+        assert pile_cards(state, TABLEAU + c) == ref.tableau[c], f"T{c}"
+    assert pile_cards(state, STOCK) == ref.stock
+    assert foundation_cards_implied(game, state) == ref.foundations
+    assert [int(state[i]) for i in (MOVES, DEALS, REDEALS)] == [ref.moves, ref.deals, ref.redeals]
+
+
+def engine_legal(state: np.ndarray, rules: np.ndarray, buffer: np.ndarray) -> list[str]:
+    n = legal_moves(state, rules, buffer)
+    return [move_text(int(m)) for m in buffer[:n]]
+
+
+# -- random legal play against the reference ---------------------------------------------------
+
+
+def random_play(game: str, seed: int, deal: int, walk: int, patience: float, greed: float):
+    """Play a seeded deck with random legal moves, checking the engine against the reference
+    before and after every move."""
+    rules = get_game(game).array
+    deck, _ = deal_deck(rules, seed, deal)
+    state = new_state()
+    lay_out(state, rules, deck)
+    ref = RefGame(game, [card_text(int(c)) for c in deck])
+    rng = random.Random(walk)
+    buffer = np.empty(MAX_LEGAL_MOVES, dtype=np.int64)
+    check_same_position(game, state, ref)
+    check_conservation(game, state)
+    while True:
+        end = int(status(state, rules))
+        ref_end = ref.end_reason()
+        assert (END_NAMES[end] if end != ONGOING else None) == ref_end
+        if end != ONGOING:
+            break
+        assert int(state[MOVES]) < MOVE_LIMIT
+        moves = engine_legal(state, rules, buffer)
+        assert len(moves) == len(set(moves))
+        assert set(moves) == set(ref.legal_moves())
+        moves.sort()
+        card_moves = [m for m in moves if ">" in m]
+        home = [m for m in card_moves if m[0] != "F" and ">F" in m]
+        if home and rng.random() < greed:
+            move = rng.choice(home)
+        elif card_moves and rng.random() < patience:
+            move = rng.choice(card_moves)
+        else:
+            move = rng.choice(moves)
+        card = int(apply_move(state, rules, parse_move(move)))
+        ref_card = ref.apply(move)
+        assert (card_text(card) if card >= 0 else None) == ref_card, move
+        check_conservation(game, state)
+        check_same_position(game, state, ref)
+    assert int(state[MOVES]) <= MOVE_LIMIT
+
+
+# Tournament games are short, Kingsdown Eights games often run to the move limit.
+@pytest.mark.parametrize("game", ["tournament", "napoleons-flank"])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=seeds, deal=deals, walk=walks, patience=patiences, greed=greeds)
+def test_random_play_agrees_with_the_reference(game, seed, deal, walk, patience, greed):
+    random_play(game, seed, deal, walk, patience, greed)
+
+
+@pytest.mark.parametrize("game", ["cicely", "kingsdown-eights"])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=seeds, deal=deals, walk=walks, patience=patiences, greed=greeds)
+def test_random_play_with_building_agrees_with_the_reference(
+    game, seed, deal, walk, patience, greed
+):
+    random_play(game, seed, deal, walk, patience, greed)
+
+
+# -- the compiled loop against the move-by-move loop ---------------------------------------------
+
+
+def play_deal_rows(game: str, policy: str, seed: int, first: int, count: int) -> list[list[int]]:
+    g, spec = get_game(game), resolve_policy(policy)
+    rows = []
+    for deal in range(first, first + count):
+        deck, reshuffles = deal_deck(g.array, seed, deal)
+        outcome = play_deal(g, spec, deck, seed, deal, reshuffles).outcome
+        rows.append(
+            [
+                outcome.reshuffles,
+                int(outcome.won),
+                outcome.foundation_cards,
+                outcome.moves,
+                outcome.deals,
+                outcome.redeals,
+                END_NAMES.index(outcome.end),
+            ]
+        )
+    return rows
+
+
+@pytest.mark.parametrize("policy", ["random", "foundation-only"])
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=seeds, first=deals, count=st.integers(min_value=1, max_value=4))
+def test_compiled_loop_agrees_with_play_deal(game, policy, seed, first, count):
+    rows = run_compiled(get_game(game), resolve_policy(policy), seed, first, count)
+    assert rows.shape == (count, len(OUTCOME_COLUMNS))
+    assert rows.tolist() == play_deal_rows(game, policy, seed, first, count)
+    assert (rows[:, 3] <= MOVE_LIMIT).all()
+
+
+# -- the canonical foundation-only policy against the reference's -------------------------------
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=seeds, deal=deals)
+def test_foundation_only_agrees_with_the_reference(game, seed, deal):
+    g = get_game(game)
+    deck, reshuffles = deal_deck(g.array, seed, deal)
+    played = play_deal(g, resolve_policy("foundation-only"), deck, seed, deal, reshuffles)
+    moves, result = foundation_only_moves(game, [card_text(int(c)) for c in deck])
+    assert [move for move, _ in played.moves] == moves
+    assert played.outcome.result() == result
