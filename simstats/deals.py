@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .engine.moves import needs_reshuffle
-from .jit import jit
+from .jit import jit, jit_inline
 
 DEAL_STREAM_VERSION = 1
 
@@ -22,14 +22,14 @@ LOW32 = np.uint64(0xFFFFFFFF)
 TWO32 = np.uint64(1 << 32)
 
 
-@jit
+@jit_inline
 def mix64(z):
     z = (z ^ (z >> np.uint64(30))) * MIX1
     z = (z ^ (z >> np.uint64(27))) * MIX2
     return z ^ (z >> np.uint64(31))
 
 
-@jit
+@jit_inline
 def start_stream(stream, seed, deal, salt):
     """Key `stream` (a uint64 array of one) to (seed, deal, salt)."""
     key = mix64(np.uint64(seed) + GAMMA)
@@ -37,13 +37,13 @@ def start_stream(stream, seed, deal, salt):
     stream[0] = mix64(key ^ salt)
 
 
-@jit
+@jit_inline
 def next_u64(stream):
     stream[0] += GAMMA
     return mix64(stream[0])
 
 
-@jit
+@jit_inline
 def below(stream, n):
     """A uniform integer in [0, n), n < 2**32, without bias (Lemire's method)."""
     bound = np.uint64(n)

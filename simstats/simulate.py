@@ -18,7 +18,6 @@ from .engine.observe import Observation, blank_observation, observe
 from .engine.state import (
     DEALS,
     END_NAMES,
-    MAX_LEGAL_MOVES,
     MOVES,
     NO_MOVE,
     ONGOING,
@@ -29,9 +28,9 @@ from .engine.state import (
     new_state,
 )
 from .games import Game
-from .jit import jit
+from .jit import jit, jit_inline
 from .policies import CompiledPolicy, PolicyError, PolicySpec
-from .policies.compiled import choose_builtin
+from .policies.compiled import choose_builtin, scratch_buffers
 
 OUTCOME_COLUMNS = ("reshuffles", "won", "foundation_cards", "moves", "deals", "redeals", "end")
 ILLEGAL_CHOICE = -2
@@ -137,15 +136,15 @@ def play_deal(
     return play
 
 
-@jit
-def play_compiled(state, obs, rules, code, stream, buffer):
+@jit_inline
+def play_compiled(state, obs, rules, code, params, stream, positions, moves, cursors):
     """The compiled twin of play_deal's loop for a built-in policy; returns the end code."""
     while True:
         end = status(state, rules)
         if end != ONGOING:
             return end
         observe(state, rules, obs)
-        move = choose_builtin(code, obs, rules, stream, buffer)
+        move = choose_builtin(code, params, obs, rules, stream, positions, moves, cursors)
         if move == NO_MOVE:
             return RESIGNED
         if not is_legal(state, rules, move):
@@ -154,15 +153,15 @@ def play_compiled(state, obs, rules, code, stream, buffer):
 
 
 @jit
-def play_deals(rules, code, salt, seed, first_deal, count, out, work):
+def play_deals(rules, code, params, salt, seed, first_deal, count, out, work):
     """Play deals first_deal.. with built-in policy `code`; one row of OUTCOME_COLUMNS each."""
-    state, obs, deck, deck_stream, stream, buffer = work
+    state, obs, deck, deck_stream, stream, positions, moves, cursors = work
     for i in range(count):
         deal = first_deal + i
         reshuffles = shuffled_deck(rules, seed, deal, deck_stream, deck)
         lay_out(state, rules, deck)
         start_stream(stream, seed, deal, salt)
-        end = play_compiled(state, obs, rules, code, stream, buffer)
+        end = play_compiled(state, obs, rules, code, params, stream, positions, moves, cursors)
         out[i, 0] = reshuffles
         out[i, 1] = end == WON
         out[i, 2] = foundation_cards(state)
@@ -180,7 +179,7 @@ def _work_arrays():
         np.empty(104, dtype=np.int16),
         np.zeros(1, dtype=np.uint64),
         np.zeros(1, dtype=np.uint64),
-        np.empty(MAX_LEGAL_MOVES, dtype=np.int64),
+        *scratch_buffers(),
     )
 
 
@@ -188,7 +187,8 @@ def run_compiled(game: Game, spec: PolicySpec, seed: int, first_deal: int, count
     """Outcomes of `count` deals from `first_deal` as an int32 array (columns OUTCOME_COLUMNS)."""
     out = np.empty((count, len(OUTCOME_COLUMNS)), dtype=np.int32)
     salt = policy_salt(spec.name)
-    play_deals(game.array, spec.code, salt, seed, first_deal, count, out, _work_arrays())
+    params = np.array(spec.params or (0.0,), dtype=np.float64)
+    play_deals(game.array, spec.code, params, salt, seed, first_deal, count, out, _work_arrays())
     if count and out[:, 6].min() == ILLEGAL_CHOICE:
         bad = first_deal + int(np.argmax(out[:, 6] == ILLEGAL_CHOICE))
         raise PolicyError(f"policy {spec.name!r} in {game.id}, deal {bad} chose an illegal move")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..jit import jit
+from ..jit import jit, jit_inline
 from . import rules as R
 from .state import (
     CAPACITY,
@@ -34,7 +34,7 @@ from .state import (
 )
 
 
-@jit
+@jit_inline
 def pile_top(s, pile):
     """The top card of a pile, or -1 when it is empty."""
     n = s[LENGTHS + pile]
@@ -43,21 +43,21 @@ def pile_top(s, pile):
     return np.int64(s[pile * CAPACITY + n - 1])
 
 
-@jit
+@jit_inline
 def push(s, pile, card):
     n = s[LENGTHS + pile]
     s[pile * CAPACITY + n] = card
     s[LENGTHS + pile] = n + 1
 
 
-@jit
+@jit_inline
 def pop(s, pile):
     n = s[LENGTHS + pile] - 1
     s[LENGTHS + pile] = n
     return np.int64(s[pile * CAPACITY + n])
 
 
-@jit
+@jit_inline
 def foundation_cards(s):
     total = 0
     for f in range(8):
@@ -65,12 +65,12 @@ def foundation_cards(s):
     return total
 
 
-@jit
+@jit_inline
 def is_down_foundation(rules, f):
     return f >= 4 and rules[R.DOWN_FOUNDATIONS] != 0
 
 
-@jit
+@jit_inline
 def foundation_top(s, rules, f):
     """The top card of foundation f, or -1 when it is empty."""
     n = s[FOUNDATIONS + f]
@@ -82,7 +82,7 @@ def foundation_top(s, rules, f):
     return suit * 13 + n - 1
 
 
-@jit
+@jit_inline
 def fits_foundation(s, rules, card, f):
     """In suit; an up foundation takes the next rank from the ace, a down one from the king."""
     if card // 13 != f % 4:
@@ -93,7 +93,7 @@ def fits_foundation(s, rules, card, f):
     return card % 13 == n
 
 
-@jit
+@jit_inline
 def fits_column(rules, card, under):
     """Whether `card` may be built on `under` in the tableau."""
     build = rules[R.BUILD]
@@ -106,7 +106,7 @@ def fits_column(rules, card, under):
     return False
 
 
-@jit
+@jit_inline
 def is_source(rules, place):
     if place < TABLEAU:
         return True
@@ -115,14 +115,14 @@ def is_source(rules, place):
     return rules[R.TRANSFERS] != 0
 
 
-@jit
+@jit_inline
 def source_top(s, rules, place):
     if place >= FOUNDATION_PLACE:
         return foundation_top(s, rules, place - FOUNDATION_PLACE)
     return pile_top(s, place)
 
 
-@jit
+@jit_inline
 def can_place(s, rules, card, src, dst):
     """Whether `card`, the top card of place `src`, may move to place `dst`."""
     if dst >= FOUNDATION_PLACE:
@@ -141,7 +141,7 @@ def can_place(s, rules, card, src, dst):
     return rules[R.RESERVE_CELLS] != 0 and src >= TABLEAU and s[LENGTHS + dst] == 0
 
 
-@jit
+@jit_inline
 def tableau_is_empty(s, rules):
     for c in range(rules[R.N_COLUMNS]):
         if s[LENGTHS + TABLEAU + c] > 0:
@@ -149,7 +149,7 @@ def tableau_is_empty(s, rules):
     return True
 
 
-@jit
+@jit_inline
 def can_redeal(s, rules):
     return (
         s[LENGTHS + STOCK] == 0
@@ -158,7 +158,7 @@ def can_redeal(s, rules):
     )
 
 
-@jit
+@jit_inline
 def is_legal(s, rules, move):
     if move == DEAL:
         return s[LENGTHS + STOCK] > 0
@@ -203,7 +203,7 @@ def legal_moves(s, rules, out):
     return n
 
 
-@jit
+@jit_inline
 def has_legal_move(s, rules):
     if s[LENGTHS + STOCK] > 0 or can_redeal(s, rules):
         return True
@@ -219,7 +219,7 @@ def has_legal_move(s, rules):
     return False
 
 
-@jit
+@jit_inline
 def deal_round(s, first_pile, n_piles, per_pile, by_row):
     """Deal from the stock onto piles first_pile.., per_pile cards each, until the stock is out."""
     if by_row:
@@ -299,7 +299,7 @@ def redeal(s, rules):
     deal(s, rules)
 
 
-@jit
+@jit_inline
 def apply_move(s, rules, move):
     """Make a legal move; return the card moved, or -1 for deal and redeal."""
     s[MOVES] += 1
@@ -328,7 +328,7 @@ def apply_move(s, rules, move):
     return card
 
 
-@jit
+@jit_inline
 def status(s, rules):
     """The `end` code if the game is over (won, no_moves, move_limit), else ONGOING."""
     if foundation_cards(s) == 104:

@@ -12,7 +12,7 @@ from functools import cached_property
 import numpy as np
 
 from ..cards import HIDDEN, card_text
-from ..jit import jit
+from ..jit import jit_inline
 from . import rules as R
 from .moves import foundation_top, legal_moves
 from .notation import move_text
@@ -29,7 +29,7 @@ from .state import (
 )
 
 
-@jit
+@jit_inline
 def observe(s, rules, obs):
     """Write into `obs` what the player sees of state `s`; the stock's cards are never copied."""
     hide_buried = rules[R.HIDE_BURIED] != 0

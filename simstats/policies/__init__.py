@@ -21,9 +21,9 @@ import numpy as np
 from ..deals import policy_salt, start_stream
 from ..engine.notation import move_text
 from ..engine.observe import Observation
-from ..engine.state import MAX_LEGAL_MOVES, NO_MOVE
-from . import foundation_only, random_moves
-from .compiled import CODES, choose_builtin
+from ..engine.state import NO_MOVE
+from . import dig, foundation_only, lookahead, random_moves
+from .compiled import CODES, choose_builtin, scratch_buffers
 
 ENTRY_POINT_GROUP = "simstats.policies"
 
@@ -42,18 +42,20 @@ class CompiledPolicy:
     Usable from Python like any policy; the compiled loop calls the same chooser directly.
     """
 
-    def __init__(self, name: str, code: int):
+    def __init__(self, name: str, code: int, params: np.ndarray):
         self.name = name
         self.code = code
+        self.params = params
         self._stream = np.zeros(1, dtype=np.uint64)
-        self._buffer = np.empty(MAX_LEGAL_MOVES, dtype=np.int64)
+        self._positions, self._moves, self._cursors = scratch_buffers()
 
     def seed_stream(self, seed: int, deal: int) -> None:
         """Key this policy's random stream to (seed, deal, name), RULES.md section 11."""
         start_stream(self._stream, seed, deal, policy_salt(self.name))
 
     def choose(self, obs: Observation) -> str | None:
-        move = choose_builtin(self.code, obs._array, obs._rules, self._stream, self._buffer)
+        move = choose_builtin(self.code, self.params, obs._array, obs._rules, self._stream,
+                              self._positions, self._moves, self._cursors)
         return None if move == NO_MOVE else move_text(int(move))
 
 
@@ -66,23 +68,53 @@ class PolicySpec:
     factory: Callable[[], Any]
     code: int | None = None  # the compiled chooser's code, for built-ins
     source: str = "built-in"
+    params: tuple[float, ...] = ()
 
     def make(self) -> Any:
         return self.factory()
 
 
-def _builtin(name: str, module) -> PolicySpec:
-    code = CODES[name]
-    return PolicySpec(name, module.DESCRIPTION, lambda: CompiledPolicy(name, code), code)
+def _builtin(base: str, module, name: str | None = None, params: dict | None = None):
+    name = name or base
+    code = CODES[base]
+    values = tuple((params or getattr(module, "PARAMETERS", {})).values())
+    array = np.array(values or (0.0,), dtype=np.float64)
+    return PolicySpec(name, module.DESCRIPTION, lambda: CompiledPolicy(name, code, array), code,
+                      params=values)
 
 
-BUILTINS = {
-    spec.name: spec
-    for spec in (
-        _builtin("foundation-only", foundation_only),
-        _builtin("random", random_moves),
-    )
+BUILTIN_MODULES = {
+    "foundation-only": foundation_only,
+    "random": random_moves,
+    "dig": dig,
+    "lookahead": lookahead,
 }
+BUILTINS = {name: _builtin(name, module) for name, module in BUILTIN_MODULES.items()}
+
+
+def _with_parameters(name: str) -> PolicySpec:
+    """'lookahead[depth=3,free=2]': a built-in with some parameters changed."""
+    base, _, rest = name.partition("[")
+    module = BUILTIN_MODULES.get(base)
+    defaults = getattr(module, "PARAMETERS", None)
+    if not defaults or not rest.endswith("]"):
+        raise PolicyError(f"policy {name!r}: only {', '.join(_parametrised())} take parameters")
+    params = dict(defaults)
+    for item in filter(None, rest[:-1].split(",")):
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or key not in params:
+            raise PolicyError(f"policy {name!r}: unknown parameter {key!r} "
+                              f"(known: {', '.join(params)})")
+        try:
+            params[key] = float(value)
+        except ValueError:
+            raise PolicyError(f"policy {name!r}: {key} must be a number, not {value!r}") from None
+    return _builtin(base, module, name, params)
+
+
+def _parametrised() -> list[str]:
+    return [n for n, m in BUILTIN_MODULES.items() if getattr(m, "PARAMETERS", None)]
 
 
 def _first_line(obj: Any) -> str:
@@ -134,6 +166,8 @@ def resolve_policy(name: str) -> PolicySpec:
     """The policy named `name`: built-in, 'module:Name', 'file.py:Name', or a plugin."""
     if name in BUILTINS:
         return BUILTINS[name]
+    if "[" in name and ":" not in name:
+        return _with_parameters(name)
     if ":" in name:
         return _from_reference(name)
     plugins = plugin_entry_points()

@@ -1,23 +1,45 @@
 """The built-in policies that run inside the compiled loop, selected by an integer code.
 
-Each receives only an observation array (observe.py), the rules, its own random stream and a
-scratch buffer. Selecting by code keeps numba's on-disk cache usable (FIELD-NOTES).
+Each receives only an observation array (observe.py), the rules, its parameters, its own random
+stream and scratch buffers. Selecting by code keeps numba's on-disk cache usable (FIELD-NOTES).
 """
 
 from __future__ import annotations
 
-from ..jit import jit
-from . import foundation_only, random_moves
+import numpy as np
+
+from ..cards import HIDDEN
+from ..engine.state import CAPACITY, MAX_LEGAL_MOVES, SIZE, STOCK
+from ..jit import jit_inline
+from . import dig, foundation_only, lookahead, random_moves
 
 FOUNDATION_ONLY = 0
 RANDOM = 1
+DIG = 2
+LOOKAHEAD = 3
 
-CODES = {"foundation-only": FOUNDATION_ONLY, "random": RANDOM}
+CODES = {"foundation-only": FOUNDATION_ONLY, "random": RANDOM, "dig": DIG,
+         "lookahead": LOOKAHEAD}
+SCRATCH_LEVELS = lookahead.MAX_DEPTH + 2
 
 
-@jit
-def choose_builtin(code, obs, rules, stream, buffer):
+def scratch_buffers() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Search positions (their stock slots hidden), move lists and search cursors for the
+    compiled choosers, which never allocate."""
+    positions = np.zeros((SCRATCH_LEVELS, SIZE), dtype=np.int16)
+    positions[:, STOCK * CAPACITY : (STOCK + 1) * CAPACITY] = HIDDEN
+    moves = np.empty((SCRATCH_LEVELS, MAX_LEGAL_MOVES), dtype=np.int64)
+    cursors = np.zeros((SCRATCH_LEVELS, 2), dtype=np.int64)
+    return positions, moves, cursors
+
+
+@jit_inline
+def choose_builtin(code, params, obs, rules, stream, positions, moves, cursors):
     """The move the built-in policy `code` makes, or NO_MOVE to stop."""
     if code == FOUNDATION_ONLY:
         return foundation_only.choose(obs, rules)
-    return random_moves.choose(obs, rules, stream, buffer)
+    if code == RANDOM:
+        return random_moves.choose(obs, rules, stream, moves[0])
+    if code == DIG:
+        return dig.choose(obs, rules, positions)
+    return lookahead.choose(obs, rules, params, positions, moves, cursors)

@@ -7,24 +7,19 @@ reserve cell, builds on the tableau or transfers between foundations.
 
 from __future__ import annotations
 
-from ..engine.moves import can_place, can_redeal, is_source, pile_top
-from ..engine.state import DEAL, FOUNDATION_PLACE, LENGTHS, N_PLACES, NO_MOVE, REDEAL, STOCK
-from ..jit import jit
+from ..engine.moves import can_redeal
+from ..engine.state import DEAL, LENGTHS, NO_MOVE, REDEAL, STOCK
+from ..jit import jit_inline
+from .tactics import first_foundation_move
 
 DESCRIPTION = "RULES.md section 9 baseline: foundation moves in fixed order, else deal, redeal"
 
 
-@jit
+@jit_inline
 def choose(obs, rules):
-    for src in range(FOUNDATION_PLACE):
-        if not is_source(rules, src):
-            continue
-        card = pile_top(obs, src)
-        if card < 0:
-            continue
-        for dst in (FOUNDATION_PLACE + card // 13, FOUNDATION_PLACE + card // 13 + 4):
-            if can_place(obs, rules, card, src, dst):
-                return src * N_PLACES + dst
+    move = first_foundation_move(obs, rules)
+    if move != NO_MOVE:
+        return move
     if obs[LENGTHS + STOCK] > 0:
         return DEAL
     if can_redeal(obs, rules):

@@ -1,0 +1,82 @@
+"""`dig`: digging for the next foundation card with the fewest free places.
+
+Priorities: (1) a foundation move (RULES.md 9.1 order); (2) the cheapest plan that exposes a
+card playable to a foundation: the cards above it are moved off one by one, onto a tableau
+build when the game allows one (free), else to an empty column or an empty reserve cell (each
+costs one place); the first move of the cheapest plan is made, the shallower plan on ties;
+(3) deal; (4) redeal; (5) stop.
+"""
+
+from __future__ import annotations
+
+from ..cards import HIDDEN
+from ..engine import rules as R
+from ..engine.moves import apply_move, can_place, can_redeal, pile_top
+from ..engine.state import DEAL, LENGTHS, N_PLACES, NO_MOVE, REDEAL, STOCK, TABLEAU
+from ..jit import jit
+from .tactics import copy_position, first_foundation_move, fits_any_foundation
+
+DESCRIPTION = "foundation moves; else the cheapest digging that exposes a foundation card; deal"
+
+
+@jit
+def relocation(pos, rules, src):
+    """Where the top card of `src` can go while digging: a build first, else an empty column,
+    else the first empty reserve cell. Returns (move, places used)."""
+    card = pile_top(pos, src)
+    n_columns = rules[R.N_COLUMNS]
+    empty_column = NO_MOVE
+    for c in range(n_columns):
+        dst = TABLEAU + c
+        if dst == src or not can_place(pos, rules, card, src, dst):
+            continue
+        if pos[LENGTHS + dst] > 0:
+            return src * N_PLACES + dst, 0
+        if empty_column == NO_MOVE:
+            empty_column = src * N_PLACES + dst
+    if empty_column != NO_MOVE:
+        return empty_column, 1
+    for r in range(8):
+        if can_place(pos, rules, card, src, r):
+            return src * N_PLACES + r, 1
+    return NO_MOVE, 0
+
+
+@jit
+def choose(obs, rules, scratch):
+    move = first_foundation_move(obs, rules)
+    if move != NO_MOVE:
+        return move
+    best_cost, best_depth, best_move = 1 << 30, 1 << 30, NO_MOVE
+    first_pile = 0 if rules[R.DEAL_TO_RESERVE] else TABLEAU  # Kingsdown digs its reserve too
+    for src in range(first_pile, TABLEAU + rules[R.N_COLUMNS]):
+        if src < TABLEAU and not rules[R.DEAL_TO_RESERVE]:
+            continue
+        length = obs[LENGTHS + src]
+        if length < 2:
+            continue
+        pos = scratch[0]
+        copy_position(obs, pos)
+        cost, first = 0, NO_MOVE
+        for depth in range(length):
+            card = pile_top(pos, src)
+            if card < 0 or card == HIDDEN:
+                break
+            if fits_any_foundation(pos, rules, card):
+                if first != NO_MOVE and (cost, depth) < (best_cost, best_depth):
+                    best_cost, best_depth, best_move = cost, depth, first
+                break
+            step, places = relocation(pos, rules, src)
+            if step == NO_MOVE:
+                break
+            cost += places
+            if first == NO_MOVE:
+                first = step
+            apply_move(pos, rules, step)
+    if best_move != NO_MOVE:
+        return best_move
+    if obs[LENGTHS + STOCK] > 0:
+        return DEAL
+    if can_redeal(obs, rules):
+        return REDEAL
+    return NO_MOVE

@@ -1,0 +1,181 @@
+"""Compiled building blocks shared by the built-in policies: copying an observation into a
+scratch position, playing every foundation move, and scoring a position.
+
+They work on observation arrays only: a card the player cannot see is HIDDEN and never moved.
+"""
+
+from __future__ import annotations
+
+from ..cards import HIDDEN
+from ..engine import rules as R
+from ..engine.moves import apply_move, can_place, fits_foundation, is_source, pile_top
+from ..engine.state import (
+    CAPACITY,
+    FOUNDATION_PLACE,
+    FOUNDATIONS,
+    LENGTHS,
+    N_PLACES,
+    NO_MOVE,
+    STOCK,
+    TABLEAU,
+)
+from ..jit import jit, jit_inline
+
+# Evaluation weights: positions in a policy's parameter array.
+W_FREE_CELL = 0
+W_EMPTY_COLUMN = 1
+W_NEAR_HOME = 2
+W_DIGGING = 3
+W_WAITING = 4
+N_WEIGHTS = 5
+
+
+@jit
+def copy_position(src, dst):
+    """Copy a position's piles in use (the stock's too: in an observation they are HIDDEN, in
+    a search after a redeal they are the gathered columns), lengths, foundations, counters."""
+    for p in range(STOCK + 1):
+        n = src[LENGTHS + p]
+        base = p * CAPACITY
+        for k in range(n):
+            dst[base + k] = src[base + k]
+    for i in range(LENGTHS, src.shape[0]):
+        dst[i] = src[i]
+
+
+@jit_inline
+def first_foundation_move(pos, rules):
+    """RULES.md 9.1: sources R0..R7 then T0..T7, for suit s F(s) before F(s+4)."""
+    for src in range(FOUNDATION_PLACE):
+        if not is_source(rules, src):
+            continue
+        card = pile_top(pos, src)
+        if card < 0 or card == HIDDEN:
+            continue
+        for dst in (FOUNDATION_PLACE + card // 13, FOUNDATION_PLACE + card // 13 + 4):
+            if can_place(pos, rules, card, src, dst):
+                return src * N_PLACES + dst
+    return NO_MOVE
+
+
+@jit_inline
+def is_foundation_move(move):
+    return 0 <= move < N_PLACES * N_PLACES and move % N_PLACES >= FOUNDATION_PLACE and (
+        move // N_PLACES < FOUNDATION_PLACE)
+
+
+@jit_inline
+def moves_visible_card(pos, rules, move):
+    """A move of a card the player sees (never a HIDDEN card, never deal or redeal)."""
+    if move < 0 or move >= N_PLACES * N_PLACES:
+        return False
+    src = move // N_PLACES
+    if src >= FOUNDATION_PLACE:
+        return True
+    return pile_top(pos, src) != HIDDEN
+
+
+@jit_inline
+def needed_rank(pos, rules, f):
+    """The rank foundation f takes next, or -1 when it is full."""
+    n = pos[FOUNDATIONS + f]
+    if n >= 13:
+        return -1
+    if f >= 4 and rules[R.DOWN_FOUNDATIONS]:
+        return 12 - n
+    return n
+
+
+@jit_inline
+def cards_before(pos, rules, card):
+    """How many cards must go home before `card` fits a foundation of its suit (13: never)."""
+    fewest = 13
+    for f in (card // 13, card // 13 + 4):
+        need = needed_rank(pos, rules, f)
+        if need < 0:
+            continue
+        if f >= 4 and rules[R.DOWN_FOUNDATIONS]:
+            gap = need - card % 13
+        else:
+            gap = card % 13 - need
+        if 0 <= gap < fewest:
+            fewest = gap
+    return fewest
+
+
+@jit
+def evaluate(pos, rules, weights):
+    """Cards home, plus weighted free cells, empty columns and cards near home, minus the
+    cards that cover the next card each foundation needs (digging still to do)."""
+    score = 0.0
+    for f in range(8):
+        score += pos[FOUNDATIONS + f]
+    if rules[R.RESERVE_CELLS]:
+        for r in range(8):
+            if pos[LENGTHS + r] == 0:
+                score += weights[W_FREE_CELL]
+            elif weights[W_WAITING] != 0.0:
+                # a cell card waiting long for its foundation blocks the cell long
+                score -= weights[W_WAITING] * cards_before(pos, rules, pile_top(pos, r))
+    n_columns = rules[R.N_COLUMNS]
+    if rules[R.BUILD] != R.BUILD_NONE:
+        for c in range(n_columns):
+            if pos[LENGTHS + TABLEAU + c] == 0:
+                score += weights[W_EMPTY_COLUMN]
+    # cards one step from home: available, and would fit once one more card is home
+    for src in range(FOUNDATION_PLACE):
+        if not is_source(rules, src):
+            continue
+        card = pile_top(pos, src)
+        if card < 0 or card == HIDDEN:
+            continue
+        for f in (card // 13, card // 13 + 4):
+            need = needed_rank(pos, rules, f)
+            if need < 0:
+                continue
+            step = 1 if f < 4 or not rules[R.DOWN_FOUNDATIONS] else -1
+            if card % 13 == need + step:
+                score += weights[W_NEAR_HOME]
+                break
+    # digging: for each foundation, the cards above the shallowest visible card it needs
+    if weights[W_DIGGING] != 0.0:
+        for f in range(8):
+            need = needed_rank(pos, rules, f)
+            if need < 0:
+                continue
+            wanted = (f % 4) * 13 + need
+            best = 99
+            for p in range(TABLEAU, TABLEAU + n_columns):
+                n = pos[LENGTHS + p]
+                for k in range(n):
+                    if pos[p * CAPACITY + k] == wanted:
+                        best = min(best, n - 1 - k)
+            if rules[R.DEAL_TO_RESERVE]:  # Kingsdown Eights' reserve piles are dug too
+                for p in range(8):
+                    n = pos[LENGTHS + p]
+                    for k in range(n):
+                        if pos[p * CAPACITY + k] == wanted:
+                            best = min(best, n - 1 - k)
+            if best < 99:
+                score -= weights[W_DIGGING] * best
+    return score
+
+
+@jit
+def play_home(pos, rules):
+    """Play foundation moves (first fit, RULES.md 9.1 order) until none is left; count them."""
+    played = 0
+    while True:
+        move = first_foundation_move(pos, rules)
+        if move == NO_MOVE:
+            return played
+        apply_move(pos, rules, move)
+        played += 1
+
+
+@jit_inline
+def fits_any_foundation(pos, rules, card):
+    for f in (card // 13, card // 13 + 4):
+        if fits_foundation(pos, rules, card, f):
+            return True
+    return False
