@@ -2,7 +2,7 @@
 each, run as a subprocess: the whole command, and the play alone (run.log, start to complete).
 Writes benchmarks/dask_throughput.md.
 
-    python benchmarks/dask_throughput.py [--tournament-deals 2e6] [--cicely-deals 50000]
+    python benchmarks/dask_throughput.py [--tournament-deals 2e6] [--lookahead-deals 4000]
 """
 
 from __future__ import annotations
@@ -39,11 +39,11 @@ def run_once(game: str, policy: str, deals: int, chunk: int, backend: str) -> tu
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tournament-deals", type=float, default=2e6)
-    parser.add_argument("--cicely-deals", type=float, default=50_000)
+    parser.add_argument("--lookahead-deals", type=float, default=4000)
     parser.add_argument("--repeats", type=int, default=2, help="keep the best of this many runs")
     args = parser.parse_args()
     cases = [("tournament", "foundation-only", int(args.tournament_deals), 50_000),
-             ("cicely", "random", int(args.cicely_deals), 5_000),
+             ("tournament", "lookahead", int(args.lookahead_deals), 250),
              ("cicely", "foundation-only", 20, 10)]  # next to no play: the fixed cost
     load = os.getloadavg()[0]
     run_once("cicely", "foundation-only", 10, 10, "local")  # load or compile the compiled code

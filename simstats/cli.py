@@ -210,7 +210,7 @@ class DealCount(click.ParamType):
         return int(number)
 
 
-DEFAULT_POLICIES = ("foundation-only",)
+DEFAULT_POLICIES = ("foundation-only", "dig")
 
 
 @cli.command()

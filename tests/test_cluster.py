@@ -13,6 +13,7 @@ import time
 
 import pandas as pd
 import pytest
+from processes import default_ctrl_c
 
 from simstats.cli import main
 
@@ -107,7 +108,7 @@ def test_ctrl_c_stops_the_cluster_quickly(tmp_path):
                                 "--chunk-size", "250", "--workers", "2", "--backend", "dask",
                                 "--out", str(out), "-q"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)
+                               start_new_session=True, preexec_fn=default_ctrl_c)
     deadline = time.time() + 120
     while time.time() < deadline and len(list((out / "deals").glob("*.parquet"))) < 2:
         time.sleep(0.05)

@@ -11,6 +11,7 @@ import time
 
 import pandas as pd
 import pytest
+from processes import default_ctrl_c
 
 from simstats.cli import DealCount
 
@@ -106,7 +107,7 @@ def test_ctrl_c_stops_cleanly_and_the_run_resumes_identically(cli, tmp_path):
     out = tmp_path / "interrupted"
     process = subprocess.Popen([sys.executable, "-m", "simstats", *args, "--out", str(out)],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               start_new_session=True)
+                               start_new_session=True, preexec_fn=default_ctrl_c)
     deadline = time.time() + 120
     while time.time() < deadline and len(list((out / "deals").glob("*.parquet"))) < 3:
         time.sleep(0.05)
