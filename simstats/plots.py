@@ -74,7 +74,7 @@ def plot_convergence(data, folder: Path) -> None:
     ax.set_xlabel("deals played (log scale)")
     ax.set_ylabel("win rate estimate (%), 95% band")
     ax.set_title("How the win-rate estimate converges")
-    ax.grid(alpha=0.3, which="both")
+    ax.grid(alpha=0.3)
     ax.legend(fontsize="small")
     _save(fig, folder, "convergence")
     plt.close(fig)
@@ -101,7 +101,28 @@ def plot_heatmap(data, folder: Path) -> None:
     plt.close(fig)
 
 
+def plot_comparisons(data, folder: Path) -> None:
+    c = data.comparisons
+    if c is None or c.empty:
+        return
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(8, 0.8 + 0.45 * len(c)))
+    labels = [f"{r.game_a}/{r.policy_a} - {r.game_b}/{r.policy_b}" for r in c.itertuples()]
+    y = np.arange(len(c))[::-1]
+    d = c.difference.to_numpy() * 100
+    errors = [d - c.ci_low.to_numpy() * 100, c.ci_high.to_numpy() * 100 - d]
+    ax.errorbar(d, y, xerr=np.maximum(errors, 0), fmt="o", capsize=4, color="tab:purple")
+    ax.axvline(0, color="grey", linewidth=1)
+    ax.set_yticks(y, labels, fontsize="small")
+    ax.set_xlabel("difference in win rate, A - B (percentage points), paired 95% interval")
+    ax.set_title("Paired comparisons on the same deals")
+    ax.grid(axis="x", alpha=0.3)
+    _save(fig, folder, "comparisons")
+    plt.close(fig)
+
+
 def plot_run(data, folder: Path) -> None:
     """Every plot of a run, as PNG and SVG."""
-    for plot in (plot_win_rates, plot_cards_home, plot_convergence, plot_heatmap):
+    for plot in (plot_win_rates, plot_cards_home, plot_convergence, plot_heatmap,
+                 plot_comparisons):
         plot(data, folder)

@@ -13,7 +13,12 @@ import pyarrow.parquet as pq
 
 from .engine.state import END_NAMES
 from .records import DEALS_DIR, read_manifest
-from .stats import quantile_from_histogram, wilson_interval
+from .stats import (
+    mcnemar_exact_p,
+    paired_difference_interval,
+    quantile_from_histogram,
+    wilson_interval,
+)
 
 SUMMARY_COLUMNS = (
     "game", "policy", "games", "wins", "win_rate", "ci_low", "ci_high",
@@ -23,6 +28,11 @@ SUMMARY_COLUMNS = (
 )
 READ_COLUMNS = ["game", "policy", "won", "foundation_cards", "moves", "deals", "redeals", "end",
                 "reshuffles"]
+COMPARISON_COLUMNS = (
+    "comparison", "game_a", "policy_a", "game_b", "policy_b", "deals", "both", "only_a",
+    "only_b", "neither", "win_rate_a", "win_rate_b", "difference", "ci_low", "ci_high",
+    "mcnemar_p",
+)
 
 
 class NotARun(ValueError):
@@ -104,6 +114,8 @@ class RunData:
     histograms: dict
     convergence: dict
     status: str
+    files: dict = field(default_factory=dict)  # (game, policy) -> its chunk files, in order
+    comparisons: pd.DataFrame | None = None
 
 
 def collect(run_dir: Path) -> RunData:
@@ -113,12 +125,14 @@ def collect(run_dir: Path) -> RunData:
     if manifest is None or not (run_dir / DEALS_DIR).is_dir():
         raise NotARun(f"{run_dir} is not a simstats run (no manifest.json and deals/)")
     tallies: dict[tuple[str, str], Tally] = {}
+    files: dict[tuple[str, str], list[Path]] = {}
     for path in sorted((run_dir / DEALS_DIR).glob("*.parquet")):
         frame = pq.read_table(path, columns=READ_COLUMNS).to_pandas()
         if frame.empty:
             continue
         key = (str(frame["game"].iloc[0]), str(frame["policy"].iloc[0]))
         tallies.setdefault(key, Tally()).add(frame)
+        files.setdefault(key, []).append(path)
     rows = [tally.row(*key) for key, tally in tallies.items()]
     summary = pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
     identity = manifest.get("identity", {})
@@ -131,12 +145,65 @@ def collect(run_dir: Path) -> RunData:
     expected = identity.get("games")
     if status == "complete" and expected and (summary["games"] < expected).any():
         status = "incomplete"
-    return RunData(
+    data = RunData(
         run_dir, manifest, summary,
         {key: t.foundation_histogram for key, t in tallies.items()},
         {key: t.checkpoints for key, t in tallies.items()},
-        status,
+        status, files,
     )
+    data.comparisons = compare_all(data)
+    return data
+
+
+def _wins_by_deal(paths: list[Path]) -> np.ndarray:
+    """Won (1), lost (0) or not played yet (-1) for deals 0.. of one game and policy."""
+    parts = [pq.read_table(p, columns=["deal", "won"]) for p in paths]
+    deals = np.concatenate([t.column("deal").to_numpy() for t in parts])
+    won = np.full(int(deals.max()) + 1 if len(deals) else 0, -1, dtype=np.int8)
+    won[deals] = np.concatenate([t.column("won").to_numpy(zero_copy_only=False) for t in parts])
+    return won
+
+
+def paired_row(label: str, a: tuple[str, str], b: tuple[str, str], won_a: np.ndarray,
+               won_b: np.ndarray) -> dict:
+    """Both won / only A / only B / neither on the deals both played, the difference in win
+    rate with its paired 95% interval, and the exact McNemar p-value."""
+    n = min(len(won_a), len(won_b))
+    won_a, won_b = won_a[:n], won_b[:n]
+    played = (won_a >= 0) & (won_b >= 0)
+    x, y = won_a[played] == 1, won_b[played] == 1
+    both, only_a = int((x & y).sum()), int((x & ~y).sum())
+    only_b, neither = int((~x & y).sum()), int((~x & ~y).sum())
+    deals = both + only_a + only_b + neither
+    difference, low, high = paired_difference_interval(both, only_a, only_b, neither)
+    return {
+        "comparison": label, "game_a": a[0], "policy_a": a[1], "game_b": b[0],
+        "policy_b": b[1], "deals": deals, "both": both, "only_a": only_a, "only_b": only_b,
+        "neither": neither, "win_rate_a": (both + only_a) / max(deals, 1),
+        "win_rate_b": (both + only_b) / max(deals, 1), "difference": difference,
+        "ci_low": low, "ci_high": high, "mcnemar_p": mcnemar_exact_p(only_a, only_b),
+    }
+
+
+def compare_all(data: RunData) -> pd.DataFrame:
+    """Every pair of policies within a game, and Tournament against Napoleon's Flank for each
+    policy (the same decks: what seeing the buried cards is worth), paired deal by deal."""
+    rows = []
+    keys = list(zip(data.summary.game, data.summary.policy, strict=True))
+    games = list(dict.fromkeys(g for g, _ in keys))
+    for game in games:
+        policies = [p for g, p in keys if g == game]
+        for i, a in enumerate(policies):
+            for b in policies[i + 1:]:
+                rows.append(paired_row("policies", (game, a), (game, b),
+                                       _wins_by_deal(data.files[game, a]),
+                                       _wins_by_deal(data.files[game, b])))
+    for policy in dict.fromkeys(p for _, p in keys):
+        t, n = ("tournament", policy), ("napoleons-flank", policy)
+        if t in data.files and n in data.files:
+            rows.append(paired_row("seeing buried cards", t, n, _wins_by_deal(data.files[t]),
+                                   _wins_by_deal(data.files[n])))
+    return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
 
 
 def _markdown_table(frame: pd.DataFrame) -> str:
@@ -151,7 +218,7 @@ def summary_markdown(data: RunData) -> str:
     view = pd.DataFrame({
         "game": s["game"], "policy": s["policy"], "deals": s["games"].map("{:,}".format),
         "wins": s["wins"].map("{:,}".format),
-        "win rate (95% CI)": [f"{r:.2%} ({lo:.2%} to {hi:.2%})"
+        "win rate (95% CI)": [f"{_percent(r)} ({_percent(lo)} to {_percent(hi)})"
                               for r, lo, hi in zip(s.win_rate, s.ci_low, s.ci_high, strict=True)],
         "cards home: mean": s["mean_foundation_cards"].map("{:.1f}".format),
         "median (IQR)": [f"{m:g} ({a:g}-{b:g})" for m, a, b in
@@ -173,13 +240,50 @@ def summary_markdown(data: RunData) -> str:
         "game (RULES.md section 11).",
         "",
     ]
+    c = data.comparisons
+    if c is not None and not c.empty:
+        view = pd.DataFrame({
+            "comparison": c["comparison"],
+            "A": c["game_a"] + " / " + c["policy_a"],
+            "B": c["game_b"] + " / " + c["policy_b"],
+            "deals": c["deals"].map("{:,}".format),
+            "both / only A / only B / neither": [
+                f"{r.both:,} / {r.only_a:,} / {r.only_b:,} / {r.neither:,}"
+                for r in c.itertuples()],
+            "A - B (95% CI)": [f"{_pp(r.difference)} ({_pp(r.ci_low)} to {_pp(r.ci_high)})"
+                               for r in c.itertuples()],
+            "McNemar p": c["mcnemar_p"].map("{:.3g}".format),
+        })
+        lines += [
+            "## Paired comparisons",
+            "",
+            "Each pair played the very same deals; the difference in win rate is in percentage "
+            "points with the Bonett-Price paired 95% interval, and the p-value is the exact "
+            "McNemar test on the deals only one of the two won. *Seeing buried cards* compares "
+            "Tournament with Napoleon's Flank (same decks, buried cards hidden).",
+            "",
+            _markdown_table(view),
+            "",
+        ]
     return "\n".join(lines)
+
+
+def _percent(fraction: float) -> str:
+    """A share as a percentage with enough digits to show a small interval bound."""
+    if fraction == 0 or fraction >= 0.01:
+        return f"{fraction:.2%}"
+    return f"{fraction:.{max(2, -int(np.floor(np.log10(fraction * 100))) + 1)}%}"
+
+
+def _pp(fraction: float) -> str:
+    return f"{fraction * 100:+.2f} pp"
 
 
 def write_report(run_dir: Path, plots: bool = True) -> RunData:
     """Write summary.csv, summary.md and plots/ into the run folder."""
     data = collect(run_dir)
     data.summary.to_csv(Path(run_dir) / "summary.csv", index=False)
+    data.comparisons.to_csv(Path(run_dir) / "comparisons.csv", index=False)
     (Path(run_dir) / "summary.md").write_text(summary_markdown(data))
     if plots and not data.summary.empty:
         from .plots import plot_run

@@ -8,17 +8,27 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import stats
+from scipy import special  # scipy.special, not scipy.stats: a third of the import time
 
 CONFIDENCE = 0.95
 
 
+def normal_quantile(confidence: float = CONFIDENCE) -> float:
+    """The two-sided standard normal quantile, 1.959964 for 95%."""
+    return float(special.ndtri(0.5 + confidence / 2))
+
+
 def wilson_interval(wins: int, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
-    """Wilson score interval of a binomial proportion (scipy's implementation)."""
+    """Wilson score interval of a binomial proportion."""
     if n == 0:
         return (0.0, 1.0)
-    ci = stats.binomtest(int(wins), int(n)).proportion_ci(confidence, method="wilson")
-    return (float(ci.low), float(ci.high))
+    z = normal_quantile(confidence)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    low = 0.0 if wins == 0 else max(0.0, centre - half)
+    high = 1.0 if wins == n else min(1.0, centre + half)
+    return (low, high)
 
 
 def quantile_from_histogram(histogram: np.ndarray, q: float) -> float:
@@ -38,4 +48,20 @@ def mcnemar_exact_p(only_a: int, only_b: int) -> float:
     discordant = only_a + only_b
     if discordant == 0:
         return 1.0
-    return float(stats.binomtest(only_a, discordant, 0.5).pvalue)
+    # Binomial(discordant, 1/2) is symmetric: twice the smaller tail
+    return float(min(1.0, 2 * special.bdtr(min(only_a, only_b), discordant, 0.5)))
+
+
+def paired_difference_interval(both: int, only_a: int, only_b: int, neither: int,
+                               confidence: float = CONFIDENCE) -> tuple[float, float, float]:
+    """Difference of two win rates measured on the same deals, p_A - p_B, with the adjusted
+    Wald interval of Bonett and Price (2012): a Wald interval on the discordant shares after
+    adding one to each, which keeps its coverage at 0 and n discordant pairs."""
+    n = both + only_a + only_b + neither
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    z = normal_quantile(confidence)
+    a, b = (only_a + 1) / (n + 2), (only_b + 1) / (n + 2)
+    adjusted = a - b
+    half = z * math.sqrt(max(a + b - adjusted**2, 0.0) / (n + 2))
+    return ((only_a - only_b) / n, max(-1.0, adjusted - half), min(1.0, adjusted + half))

@@ -101,12 +101,12 @@ def _stop_busy_worker(parent: int, out) -> tuple[int, str] | None:
     return None
 
 
-def test_ctrl_c_stops_the_cluster_quickly(tmp_path):
+def test_ctrl_c_stops_the_cluster_quickly_and_the_run_resumes_identically(cli, tmp_path):
     out = tmp_path / "r"
-    process = subprocess.Popen([sys.executable, "-m", "simstats", "run", "--games", "4000",
-                                "--game", "kingsdown-eights", "--policy", "random",
-                                "--chunk-size", "250", "--workers", "2", "--backend", "dask",
-                                "--out", str(out), "-q"],
+    args = ["run", "--games", "4000", "--game", "kingsdown-eights", "--policy", "random",
+            "--chunk-size", "250", "--workers", "2", "-q"]
+    process = subprocess.Popen([sys.executable, "-m", "simstats", *args, "--backend", "dask",
+                                "--out", str(out)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                start_new_session=True, preexec_fn=default_ctrl_c)
     deadline = time.time() + 120
@@ -119,6 +119,10 @@ def test_ctrl_c_stops_the_cluster_quickly(tmp_path):
     assert process.returncode == 130
     assert "Traceback" not in stderr and "interrupted" in stderr
     assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"
+    assert cli(*args, "--backend", "dask", "--out", out).code == 0
+    clean = tmp_path / "clean"
+    assert cli(*args, "--out", clean).code == 0
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "deals"), pd.read_parquet(clean / "deals"))
 
 
 def test_an_unreachable_scheduler_fails_in_one_line(cli, tmp_path):

@@ -90,3 +90,50 @@ def test_report_of_an_unfinished_run_says_so(cli, tmp_path):
     (out / "manifest.json").write_text(json.dumps(manifest))
     result = cli("report", out)
     assert result.code == 0 and "interrupted" in result.stdout
+
+
+def test_paired_difference_interval_bonett_price():
+    from simstats.stats import paired_difference_interval
+
+    # both, only A, only B, neither = 40, 25, 10, 25 (n = 100), by hand:
+    # a = 26/102, b = 11/102, d = 15/102, se = sqrt((a + b - d^2) / 102)
+    d, low, high = paired_difference_interval(40, 25, 10, 25)
+    a, b = 26 / 102, 11 / 102
+    half = 1.959963984540054 * np.sqrt((a + b - (a - b) ** 2) / 102)
+    assert d == pytest.approx(0.15)
+    assert (low, high) == pytest.approx((a - b - half, a - b + half))
+    # with many deals it agrees with the textbook Wald interval for paired proportions
+    n, only_a, only_b = 1_000_000, 30_000, 20_000
+    d, low, high = paired_difference_interval(100_000, only_a, only_b, n - 150_000)
+    se = np.sqrt((only_a + only_b) / n**2 - (only_a - only_b) ** 2 / n**3)
+    assert (low, high) == pytest.approx((d - 1.96 * se, d + 1.96 * se), abs=2e-5)
+    # no discordant deal: an interval around 0 that still has width; never outside [-1, 1]
+    d, low, high = paired_difference_interval(5, 0, 0, 5)
+    assert d == 0 and low < 0 < high
+    assert paired_difference_interval(0, 10, 0, 0)[2] <= 1
+
+
+def test_comparisons_of_a_small_real_run(cli, tmp_path):
+    out = tmp_path / "run"
+    result = cli("run", "--games", "1500", "--game", "tournament", "--game", "napoleons-flank",
+                 "--policy", "dig", "--policy", "foundation-only", "--chunk-size", "400",
+                 "--workers", "2", "--out", out, "-q")
+    assert result.code == 0, result.stderr
+    deals = pd.read_parquet(out / "deals")
+    comparisons = pd.read_csv(out / "comparisons.csv")
+    assert set(comparisons.comparison) == {"policies", "seeing buried cards"}
+    assert len(comparisons) == 2 + 2  # a pair per game; T vs N per policy
+    for row in comparisons.itertuples():
+        a = deals[(deals.game == row.game_a) & (deals.policy == row.policy_a)].set_index("deal")
+        b = deals[(deals.game == row.game_b) & (deals.policy == row.policy_b)].set_index("deal")
+        table = pd.crosstab(a.won, b.won).reindex(index=[True, False], columns=[True, False],
+                                                  fill_value=0)
+        assert (row.both, row.only_a, row.only_b, row.neither) == (
+            table.loc[True, True], table.loc[True, False], table.loc[False, True],
+            table.loc[False, False])
+        assert row.difference == pytest.approx(a.won.mean() - b.won.mean())
+        assert row.ci_low <= row.difference <= row.ci_high
+        assert row.mcnemar_p == pytest.approx(
+            mcnemar([[row.both, row.only_a], [row.only_b, row.neither]], exact=True).pvalue)
+    assert "Paired comparisons" in (out / "summary.md").read_text()
+    assert (out / "plots" / "comparisons.png").stat().st_size > 5000
