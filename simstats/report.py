@@ -252,7 +252,7 @@ def summary_markdown(data: RunData) -> str:
                 for r in c.itertuples()],
             "A - B (95% CI)": [f"{_pp(r.difference)} ({_pp(r.ci_low)} to {_pp(r.ci_high)})"
                                for r in c.itertuples()],
-            "McNemar p": c["mcnemar_p"].map("{:.3g}".format),
+            "McNemar p": c["mcnemar_p"].map(lambda p: "< 1e-300" if p == 0 else f"{p:.3g}"),
         })
         lines += [
             "## Paired comparisons",

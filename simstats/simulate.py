@@ -30,7 +30,8 @@ from .engine.state import (
 from .games import Game
 from .jit import jit, jit_inline
 from .policies import CompiledPolicy, PolicyError, PolicySpec
-from .policies.compiled import choose_builtin, scratch_buffers
+from .policies.compiled import choose_builtin, scratch_buffers, uses_memory
+from .policies.tactics import forget
 
 OUTCOME_COLUMNS = ("reshuffles", "won", "foundation_cards", "moves", "deals", "redeals", "end")
 ILLEGAL_CHOICE = -2
@@ -137,14 +138,14 @@ def play_deal(
 
 
 @jit_inline
-def play_compiled(state, obs, rules, code, params, stream, positions, moves, cursors):
+def play_compiled(state, obs, rules, code, params, stream, scratch):
     """The compiled twin of play_deal's loop for a built-in policy; returns the end code."""
     while True:
         end = status(state, rules)
         if end != ONGOING:
             return end
         observe(state, rules, obs)
-        move = choose_builtin(code, params, obs, rules, stream, positions, moves, cursors)
+        move = choose_builtin(code, params, obs, rules, stream, scratch)
         if move == NO_MOVE:
             return RESIGNED
         if not is_legal(state, rules, move):
@@ -155,13 +156,15 @@ def play_compiled(state, obs, rules, code, params, stream, positions, moves, cur
 @jit
 def play_deals(rules, code, params, salt, seed, first_deal, count, out, work):
     """Play deals first_deal.. with built-in policy `code`; one row of OUTCOME_COLUMNS each."""
-    state, obs, deck, deck_stream, stream, positions, moves, cursors = work
+    state, obs, deck, deck_stream, stream, scratch = work
     for i in range(count):
         deal = first_deal + i
         reshuffles = shuffled_deck(rules, seed, deal, deck_stream, deck)
         lay_out(state, rules, deck)
         start_stream(stream, seed, deal, salt)
-        end = play_compiled(state, obs, rules, code, params, stream, positions, moves, cursors)
+        if uses_memory(code):
+            forget(scratch[3])  # a policy remembers only the deal it is playing
+        end = play_compiled(state, obs, rules, code, params, stream, scratch)
         out[i, 0] = reshuffles
         out[i, 1] = end == WON
         out[i, 2] = foundation_cards(state)
@@ -179,7 +182,7 @@ def _work_arrays():
         np.empty(104, dtype=np.int16),
         np.zeros(1, dtype=np.uint64),
         np.zeros(1, dtype=np.uint64),
-        *scratch_buffers(),
+        scratch_buffers(),
     )
 
 

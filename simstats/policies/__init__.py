@@ -24,6 +24,7 @@ from ..engine.observe import Observation
 from ..engine.state import NO_MOVE
 from . import dig, foundation_only, lookahead, random_moves
 from .compiled import CODES, choose_builtin, scratch_buffers
+from .tactics import forget
 
 ENTRY_POINT_GROUP = "simstats.policies"
 
@@ -47,15 +48,16 @@ class CompiledPolicy:
         self.code = code
         self.params = params
         self._stream = np.zeros(1, dtype=np.uint64)
-        self._positions, self._moves, self._cursors = scratch_buffers()
+        self._scratch = scratch_buffers()
 
     def seed_stream(self, seed: int, deal: int) -> None:
         """Key this policy's random stream to (seed, deal, name), RULES.md section 11."""
         start_stream(self._stream, seed, deal, policy_salt(self.name))
+        forget(self._scratch[3])  # a policy remembers only the deal it is playing
 
     def choose(self, obs: Observation) -> str | None:
         move = choose_builtin(self.code, self.params, obs._array, obs._rules, self._stream,
-                              self._positions, self._moves, self._cursors)
+                              self._scratch)
         return None if move == NO_MOVE else move_text(int(move))
 
 

@@ -12,6 +12,7 @@ from ..cards import HIDDEN
 from ..engine.state import CAPACITY, MAX_LEGAL_MOVES, SIZE, STOCK
 from ..jit import jit_inline
 from . import dig, foundation_only, lookahead, random_moves
+from .tactics import NO_PLAN, PLAN, SEEN_SLOTS
 
 FOUNDATION_ONLY = 0
 RANDOM = 1
@@ -23,23 +24,31 @@ CODES = {"foundation-only": FOUNDATION_ONLY, "random": RANDOM, "dig": DIG,
 SCRATCH_LEVELS = lookahead.MAX_DEPTH + 2
 
 
-def scratch_buffers() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Search positions (their stock slots hidden), move lists and search cursors for the
-    compiled choosers, which never allocate."""
+def scratch_buffers() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The compiled choosers' working memory (they never allocate): search positions (their
+    stock slots hidden), move lists, search cursors, and a memory of positions seen."""
     positions = np.zeros((SCRATCH_LEVELS, SIZE), dtype=np.int16)
     positions[:, STOCK * CAPACITY : (STOCK + 1) * CAPACITY] = HIDDEN
     moves = np.empty((SCRATCH_LEVELS, MAX_LEGAL_MOVES), dtype=np.int64)
-    cursors = np.zeros((SCRATCH_LEVELS, 2), dtype=np.int64)
-    return positions, moves, cursors
+    cursors = np.zeros((SCRATCH_LEVELS, 3), dtype=np.int64)
+    seen = np.zeros(SEEN_SLOTS + 1, dtype=np.int64)
+    seen[PLAN] = NO_PLAN
+    return positions, moves, cursors, seen
 
 
 @jit_inline
-def choose_builtin(code, params, obs, rules, stream, positions, moves, cursors):
+def uses_memory(code):
+    return code == LOOKAHEAD
+
+
+@jit_inline
+def choose_builtin(code, params, obs, rules, stream, scratch):
     """The move the built-in policy `code` makes, or NO_MOVE to stop."""
+    positions, moves, cursors, seen = scratch
     if code == FOUNDATION_ONLY:
         return foundation_only.choose(obs, rules)
     if code == RANDOM:
         return random_moves.choose(obs, rules, stream, moves[0])
     if code == DIG:
         return dig.choose(obs, rules, positions)
-    return lookahead.choose(obs, rules, params, positions, moves, cursors)
+    return lookahead.choose(obs, rules, params, positions, moves, cursors, seen)

@@ -27,12 +27,25 @@ from ..engine.state import (
     TABLEAU,
 )
 from ..jit import jit, jit_inline
-from .tactics import N_WEIGHTS, copy_position, evaluate, first_foundation_move, play_home
+from .tactics import (
+    N_WEIGHTS,
+    NO_PLAN,
+    PLAN,
+    copy_position,
+    evaluate,
+    first_foundation_move,
+    play_home,
+    position_key,
+    remember,
+    was_seen,
+)
 
 DESCRIPTION = "best line of digs/cell fills/builds + foundation plays by position score; deal"
 # Parameters in the order of the compiled parameter array: the evaluation weights, then depth.
-PARAMETERS = {"free": 1.5, "empty": 2.0, "near": 0.3, "dig": 0.0, "wait": 0.15, "depth": 2.0}
+PARAMETERS = {"free": 1.5, "empty": 2.0, "near": 0.3, "dig": 0.0, "wait": 0.15, "depth": 2.0,
+              "step": 0.01}
 DEPTH = N_WEIGHTS
+STEP_COST = N_WEIGHTS + 1  # per move of a line: the shorter of two equal lines wins
 MAX_DEPTH = 4
 DIG = 1 << 20  # a dig step is DIG + column * 16 + cards
 
@@ -117,9 +130,10 @@ def take_step(pos, rules, step):
 
 
 @jit
-def best_line(positions, moves, cursors, depth, rules, weights, baseline):
+def best_line(positions, moves, cursors, depth, rules, weights, baseline, seen):
     """Depth-first over lines of up to `depth` steps from positions[0]: the best score seen
-    and the first step of its line (NO_MOVE if no line beats `baseline`).
+    and the first step of its line (NO_MOVE if no line beats `baseline`). A first step back
+    to a position met earlier in the deal is not taken: replanning cannot go round in circles.
 
     Iterative, with per-level step lists and cursors: numba cannot cache recursion."""
     best = baseline
@@ -128,6 +142,7 @@ def best_line(positions, moves, cursors, depth, rules, weights, baseline):
     level = 0
     cursors[0, 0] = candidates(positions[0], rules, moves[0])
     cursors[0, 1] = 0
+    cursors[0, 2] = 0  # moves made along the line so far
     while level >= 0:
         if cursors[level, 1] >= cursors[level, 0]:
             level -= 1
@@ -140,18 +155,22 @@ def best_line(positions, moves, cursors, depth, rules, weights, baseline):
         copy_position(positions[level], child)
         if not take_step(child, rules, step):
             continue
-        score = evaluate(child, rules, weights)
+        if level == 0 and was_seen(seen, position_key(child)):
+            continue
+        made = cursors[level, 2] + (1 if step < DIG else (step - DIG) % 16)
+        score = evaluate(child, rules, weights) - weights[STEP_COST] * made
         if score > best + 1e-9:
             best, best_first = score, first
         if level + 1 < depth:
             level += 1
             cursors[level, 0] = candidates(child, rules, moves[level])
             cursors[level, 1] = 0
+            cursors[level, 2] = made
     return best, best_first
 
 
 @jit
-def score_after(obs, rules, move, positions, moves, cursors, depth, weights):
+def score_after(obs, rules, move, positions, moves, cursors, depth, weights, seen):
     """The best score reachable by `move`, its foundation plays, then `depth` more steps."""
     pos = positions[0]
     copy_position(obs, pos)
@@ -160,13 +179,14 @@ def score_after(obs, rules, move, positions, moves, cursors, depth, weights):
     score = evaluate(pos, rules, weights)
     if depth == 0:
         return score
-    best, _ = best_line(positions, moves, cursors, depth, rules, weights, score)
+    best, _ = best_line(positions, moves, cursors, depth, rules, weights, score, seen)
     return best
 
 
 @jit
-def choose(obs, rules, params, positions, moves, cursors):
+def choose(obs, rules, params, positions, moves, cursors, seen):
     depth = min(max(int(params[DEPTH]), 1), MAX_DEPTH)
+    remember(seen, position_key(obs))
     move = first_foundation_move(obs, rules)
     if move != NO_MOVE:
         # the card may also fit the other pile of its suit: take the pile whose line is better
@@ -176,15 +196,21 @@ def choose(obs, rules, params, positions, moves, cursors):
             if can_place(obs, rules, pile_top(obs, src), src, other):
                 alternative = src * N_PLACES + other
                 if score_after(obs, rules, alternative, positions, moves, cursors, depth - 1,
-                               params) > score_after(obs, rules, move, positions, moves,
-                                                     cursors, depth - 1, params) + 1e-9:
+                               params, seen) > score_after(obs, rules, move, positions, moves,
+                                                           cursors, depth - 1, params,
+                                                           seen) + 1e-9:
                     return alternative
         return move
     copy_position(obs, positions[0])
-    baseline = evaluate(positions[0], rules, params)
-    _, best_step = best_line(positions, moves, cursors, depth, rules, params, baseline)
+    # A line must beat the position now and the line being followed (whose rest scores higher
+    # than it did, having fewer moves to go): so play never wanders among equal positions.
+    baseline = max(evaluate(positions[0], rules, params), seen[PLAN] / 1e6)
+    score, best_step = best_line(positions, moves, cursors, depth, rules, params, baseline,
+                                 seen)
     if best_step != NO_MOVE:
+        seen[PLAN] = int(score * 1e6)
         return first_move_of(obs, rules, best_step)
+    seen[PLAN] = NO_PLAN
     if obs[LENGTHS + STOCK] > 0:
         return DEAL
     if can_redeal(obs, rules):

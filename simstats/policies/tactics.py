@@ -21,6 +21,8 @@ from ..engine.state import (
 )
 from ..jit import jit, jit_inline
 
+NO_PLAN = -(1 << 62)
+
 # Evaluation weights: positions in a policy's parameter array.
 W_FREE_CELL = 0
 W_EMPTY_COLUMN = 1
@@ -28,6 +30,58 @@ W_NEAR_HOME = 2
 W_DIGGING = 3
 W_WAITING = 4
 N_WEIGHTS = 5
+
+
+SEEN_SLOTS = 4096  # positions a policy can remember in one deal (the move guard is 2,000)
+PLAN = SEEN_SLOTS  # one more slot: the score, in millionths, of the line being followed
+
+
+@jit
+def position_key(pos):
+    """A 62-bit fingerprint of the visible position (piles, foundations), never 0."""
+    h = 1469598103934665603
+    for p in range(STOCK):
+        n = pos[LENGTHS + p]
+        h = (h ^ (n + 1000 * p)) * 1099511628211
+        base = p * CAPACITY
+        for k in range(n):
+            h = (h ^ pos[base + k]) * 1099511628211
+    for f in range(8):
+        h = (h ^ pos[FOUNDATIONS + f]) * 1099511628211
+    return (h & 0x3FFFFFFFFFFFFFFF) | 1
+
+
+@jit
+def forget(seen):
+    for i in range(SEEN_SLOTS):
+        seen[i] = 0
+    seen[PLAN] = NO_PLAN
+
+
+@jit
+def remember(seen, key):
+    """Add a position key to the open-addressing set `seen`; True if it was new."""
+    slot = key % SEEN_SLOTS
+    for _ in range(SEEN_SLOTS):
+        if seen[slot] == key:
+            return False
+        if seen[slot] == 0:
+            seen[slot] = key
+            return True
+        slot = (slot + 1) % SEEN_SLOTS
+    return False
+
+
+@jit
+def was_seen(seen, key):
+    slot = key % SEEN_SLOTS
+    for _ in range(SEEN_SLOTS):
+        if seen[slot] == key:
+            return True
+        if seen[slot] == 0:
+            return False
+        slot = (slot + 1) % SEEN_SLOTS
+    return False
 
 
 @jit
