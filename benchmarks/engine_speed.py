@@ -1,5 +1,5 @@
-"""Microseconds per deal of the compiled loop, one core, for every game with `foundation-only`
-and `random` (shuffle, reshuffles, layout and play included). Writes benchmarks/engine_speed.md.
+"""Microseconds per deal of the compiled loop, one core, for every game and built-in policy
+(shuffle, reshuffles, layout and play included). Writes benchmarks/engine_speed.md.
 
     python benchmarks/engine_speed.py [--deals 1000000]
 """
@@ -32,11 +32,14 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--deals", type=int, default=1_000_000, help="deals for foundation-only")
     parser.add_argument("--random-deals", type=int, default=20_000, help="deals for random")
+    parser.add_argument("--dig-deals", type=int, default=100_000, help="deals for dig")
+    parser.add_argument("--lookahead-deals", type=int, default=2_000, help="deals for lookahead")
     args = parser.parse_args()
     rows = []
     for game in GAMES.values():
-        for name in ("foundation-only", "random"):
-            deals = args.deals if name == "foundation-only" else args.random_deals
+        for name in ("foundation-only", "random", "dig", "lookahead"):
+            deals = {"foundation-only": args.deals, "random": args.random_deals,
+                     "dig": args.dig_deals, "lookahead": args.lookahead_deals}[name]
             us = per_deal_us(game, resolve_policy(name), deals)
             rows.append(f"| {game.id} | {name} | {us:.2f} | {deals:,} |")
             print(rows[-1], flush=True)

@@ -1,4 +1,4 @@
-"""A complete plugin policy in a file: `simstats play --policy examples/greedy_cells.py:GreedyCells`."""
+"""A complete plugin policy in a file: `--policy examples/greedy_cells.py:GreedyCells`."""
 
 
 class GreedyCells:

@@ -5,7 +5,6 @@ Every bad input ends in one line on stderr and a non-zero exit (2 for usage erro
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import tempfile
@@ -15,7 +14,6 @@ import click
 
 from . import __version__
 from .cards import DeckError, deck_text, read_deck_bytes
-from .engine import RULES_VERSION
 from .games import GAMES, Game, UnknownGame, get_game
 from .policies import PolicyError, list_policies, resolve_policy
 
@@ -131,15 +129,9 @@ def play(game_name, deck_path, seed, deal, policy_name, trace_path, show) -> Non
         raise click.ClickException(str(error)) from None
     outcome = played.outcome
     if trace_path is not None:
-        header = {"game": game.id, "deck": deck_text(deck), "policy": spec.name, "seed": seed}
-        if deal is not None:
-            header.update(deal=deal, reshuffles=reshuffles)
-        header.update(simstats=__version__, rules_version=RULES_VERSION)
-        lines = [json.dumps(header)]
-        for move, card in played.moves:
-            lines.append(json.dumps({"move": move, "card": card} if card else {"move": move}))
-        lines.append(json.dumps({"result": outcome.result()}))
-        text = "\n".join(lines) + "\n"
+        from . import trace
+
+        text = trace(played)
         if trace_path == "-":
             click.echo(text, nl=False)
         else:

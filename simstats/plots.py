@@ -106,7 +106,7 @@ def plot_comparisons(data, folder: Path) -> None:
     if c is None or c.empty:
         return
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(8, 0.8 + 0.45 * len(c)))
+    fig, ax = plt.subplots(figsize=(8, 1.6 + 0.45 * len(c)))
     labels = [f"{r.game_a}/{r.policy_a} - {r.game_b}/{r.policy_b}" for r in c.itertuples()]
     y = np.arange(len(c))[::-1]
     d = c.difference.to_numpy() * 100
