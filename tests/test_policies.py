@@ -52,3 +52,33 @@ def test_parameters_in_brackets():
     for bad in ("lookahead[speed=3]", "lookahead[depth=x]", "dig[depth=1]", "lookahead[depth=1"):
         with pytest.raises(PolicyError):
             resolve_policy(bad)
+
+
+def test_an_installed_plugin_package_is_discovered_and_plays(tmp_path):
+    """Installs examples/simstats-example-plugin into this environment, then uses it by name."""
+    import subprocess
+    import sys
+
+    package = Path(__file__).parents[1] / "examples" / "simstats-example-plugin"
+    pip = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", str(package)]
+    installed = subprocess.run(pip, capture_output=True, text=True)
+    assert installed.returncode == 0, installed.stderr
+    try:
+        listed = subprocess.run([sys.executable, "-m", "simstats", "policies"],
+                                capture_output=True, text=True, check=True).stdout
+        assert any(line.split()[0] == "lowest-first" for line in listed.splitlines())
+        trace = tmp_path / "t.jsonl"
+        played = subprocess.run([sys.executable, "-m", "simstats", "play", "--game", "cicely",
+                                 "--deal", "2", "--policy", "lowest-first", "--trace",
+                                 str(trace)], capture_output=True, text=True)
+        assert played.returncode == 0, played.stderr
+        ref.check_trace(trace.read_text().splitlines())
+        out = tmp_path / "run"
+        ran = subprocess.run([sys.executable, "-m", "simstats", "run", "--games", "30",
+                              "--game", "tournament", "--policy", "lowest-first", "--workers",
+                              "2", "--chunk-size", "10", "--out", str(out), "-q"],
+                             capture_output=True, text=True)
+        assert ran.returncode == 0, ran.stderr
+    finally:
+        subprocess.run([sys.executable, "-m", "pip", "uninstall", "-y", "-q",
+                        "simstats-example-plugin"], capture_output=True)
