@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from ..cards import HIDDEN
 from ..engine import rules as R
-from ..engine.moves import apply_move, can_place, can_redeal, pile_top
-from ..engine.state import DEAL, LENGTHS, N_PLACES, NO_MOVE, REDEAL, STOCK, TABLEAU
+from ..engine.moves import apply_move, can_place, pile_top
+from ..engine.state import LENGTHS, N_PLACES, NO_MOVE, TABLEAU
 from ..jit import jit
-from .tactics import copy_position, first_foundation_move, fits_any_foundation
+from .tactics import copy_position, deal_or_redeal, first_foundation_move, fits_any_foundation
 
 DESCRIPTION = "foundation moves; else the cheapest digging that exposes a foundation card; deal"
 
@@ -75,8 +75,4 @@ def choose(obs, rules, scratch):
             apply_move(pos, rules, step)
     if best_move != NO_MOVE:
         return best_move
-    if obs[LENGTHS + STOCK] > 0:
-        return DEAL
-    if can_redeal(obs, rules):
-        return REDEAL
-    return NO_MOVE
+    return deal_or_redeal(obs, rules)

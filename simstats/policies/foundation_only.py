@@ -7,10 +7,9 @@ reserve cell, builds on the tableau or transfers between foundations.
 
 from __future__ import annotations
 
-from ..engine.moves import can_redeal
-from ..engine.state import DEAL, LENGTHS, NO_MOVE, REDEAL, STOCK
+from ..engine.state import NO_MOVE
 from ..jit import jit_inline
-from .tactics import first_foundation_move
+from .tactics import deal_or_redeal, first_foundation_move
 
 DESCRIPTION = "RULES.md section 9 baseline: foundation moves in fixed order, else deal, redeal"
 
@@ -20,8 +19,4 @@ def choose(obs, rules):
     move = first_foundation_move(obs, rules)
     if move != NO_MOVE:
         return move
-    if obs[LENGTHS + STOCK] > 0:
-        return DEAL
-    if can_redeal(obs, rules):
-        return REDEAL
-    return NO_MOVE
+    return deal_or_redeal(obs, rules)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..cards import HIDDEN
 from ..engine import rules as R
-from ..engine.moves import apply_move, can_place, can_redeal, legal_moves, pile_top
+from ..engine.moves import apply_move, can_place, legal_moves, pile_top
 from ..engine.state import (
     DEAL,
     FOUNDATION_PLACE,
@@ -23,7 +23,6 @@ from ..engine.state import (
     N_PLACES,
     NO_MOVE,
     REDEAL,
-    STOCK,
     TABLEAU,
 )
 from ..jit import jit, jit_inline
@@ -32,6 +31,7 @@ from .tactics import (
     NO_PLAN,
     PLAN,
     copy_position,
+    deal_or_redeal,
     evaluate,
     first_foundation_move,
     play_home,
@@ -211,8 +211,4 @@ def choose(obs, rules, params, positions, moves, cursors, seen):
         seen[PLAN] = int(score * 1e6)
         return first_move_of(obs, rules, best_step)
     seen[PLAN] = NO_PLAN
-    if obs[LENGTHS + STOCK] > 0:
-        return DEAL
-    if can_redeal(obs, rules):
-        return REDEAL
-    return NO_MOVE
+    return deal_or_redeal(obs, rules)

@@ -8,14 +8,23 @@ from __future__ import annotations
 
 from ..cards import HIDDEN
 from ..engine import rules as R
-from ..engine.moves import apply_move, can_place, fits_foundation, is_source, pile_top
+from ..engine.moves import (
+    apply_move,
+    can_place,
+    can_redeal,
+    fits_foundation,
+    is_source,
+    pile_top,
+)
 from ..engine.state import (
     CAPACITY,
+    DEAL,
     FOUNDATION_PLACE,
     FOUNDATIONS,
     LENGTHS,
     N_PLACES,
     NO_MOVE,
+    REDEAL,
     STOCK,
     TABLEAU,
 )
@@ -58,30 +67,30 @@ def forget(seen):
     seen[PLAN] = NO_PLAN
 
 
-@jit
-def remember(seen, key):
-    """Add a position key to the open-addressing set `seen`; True if it was new."""
+@jit_inline
+def slot_of(seen, key):
+    """Where `key` is in the open-addressing set `seen`, or the empty slot it would take
+    (-1 if the set is full)."""
     slot = key % SEEN_SLOTS
     for _ in range(SEEN_SLOTS):
-        if seen[slot] == key:
-            return False
-        if seen[slot] == 0:
-            seen[slot] = key
-            return True
+        if seen[slot] == key or seen[slot] == 0:
+            return slot
         slot = (slot + 1) % SEEN_SLOTS
-    return False
+    return -1
+
+
+@jit
+def remember(seen, key):
+    """Add a position key to the set `seen`."""
+    slot = slot_of(seen, key)
+    if slot >= 0:
+        seen[slot] = key
 
 
 @jit
 def was_seen(seen, key):
-    slot = key % SEEN_SLOTS
-    for _ in range(SEEN_SLOTS):
-        if seen[slot] == key:
-            return True
-        if seen[slot] == 0:
-            return False
-        slot = (slot + 1) % SEEN_SLOTS
-    return False
+    slot = slot_of(seen, key)
+    return slot >= 0 and seen[slot] == key
 
 
 @jit
@@ -95,6 +104,16 @@ def copy_position(src, dst):
             dst[base + k] = src[base + k]
     for i in range(LENGTHS, src.shape[0]):
         dst[i] = src[i]
+
+
+@jit_inline
+def deal_or_redeal(pos, rules):
+    """When nothing better is left: deal, else redeal, else stop (RULES.md 9.2-9.4)."""
+    if pos[LENGTHS + STOCK] > 0:
+        return DEAL
+    if can_redeal(pos, rules):
+        return REDEAL
+    return NO_MOVE
 
 
 @jit_inline
