@@ -5,14 +5,13 @@ checked against the move-by-move loop."""
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reference_rules import RefGame, foundation_only_moves
 
 from simstats.cards import RANKS, SUITS, card_text
 from simstats.deals import deal_deck
@@ -37,12 +36,6 @@ from simstats.engine.state import (
 from simstats.games import get_game
 from simstats.policies import resolve_policy
 from simstats.simulate import OUTCOME_COLUMNS, play_deal, run_compiled
-
-TESTS_DIR = str(Path(__file__).resolve().parent)
-if TESTS_DIR not in sys.path:  # tests/ is on sys.path under pytest's default import mode
-    sys.path.insert(0, TESTS_DIR)
-
-from reference_rules import RefGame, foundation_only_moves  # noqa: E402
 
 GAMES = ("tournament", "napoleons-flank", "cicely", "kingsdown-eights")
 ALL_CARDS = [rank + suit for suit in SUITS for rank in RANKS]

@@ -4,13 +4,12 @@ sentence concerns. Piles are written bottom first; the stock first-to-deal first
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from positions import can, legal, make_state, observation, pile, play
 
 from simstats.cards import HIDDEN, RANKS, SUITS, card_text, parse_card
 from simstats.cli import cli as cli_group
@@ -36,12 +35,6 @@ from simstats.engine.state import (
 from simstats.games import get_game
 from simstats.policies import PolicySpec, resolve_policy
 from simstats.simulate import play_deal, run_compiled
-
-TESTS_DIR = str(Path(__file__).resolve().parent)
-if TESTS_DIR not in sys.path:  # tests/ is on sys.path under pytest's default import mode
-    sys.path.insert(0, TESTS_DIR)
-
-from positions import can, legal, make_state, observation, pile, play  # noqa: E402
 
 GAMES = ("tournament", "napoleons-flank", "cicely", "kingsdown-eights")
 TOURNAMENT_LIKE = ("tournament", "napoleons-flank")

@@ -117,13 +117,20 @@ def deal_or_redeal(pos, rules):
 
 
 @jit_inline
+def visible_top(pos, rules, src):
+    """The top card of reserve or column place `src` if the player sees one there, else -1."""
+    if not is_source(rules, src):
+        return -1
+    card = pile_top(pos, src)
+    return -1 if card == HIDDEN else card
+
+
+@jit_inline
 def first_foundation_move(pos, rules):
     """RULES.md 9.1: sources R0..R7 then T0..T7, for suit s F(s) before F(s+4)."""
     for src in range(FOUNDATION_PLACE):
-        if not is_source(rules, src):
-            continue
-        card = pile_top(pos, src)
-        if card < 0 or card == HIDDEN:
+        card = visible_top(pos, rules, src)
+        if card < 0:
             continue
         for dst in (FOUNDATION_PLACE + card // 13, FOUNDATION_PLACE + card // 13 + 4):
             if can_place(pos, rules, card, src, dst):
@@ -197,10 +204,8 @@ def evaluate(pos, rules, weights):
                 score += weights[W_EMPTY_COLUMN]
     # cards one step from home: available, and would fit once one more card is home
     for src in range(FOUNDATION_PLACE):
-        if not is_source(rules, src):
-            continue
-        card = pile_top(pos, src)
-        if card < 0 or card == HIDDEN:
+        card = visible_top(pos, rules, src)
+        if card < 0:
             continue
         for f in (card // 13, card // 13 + 4):
             need = needed_rank(pos, rules, f)
