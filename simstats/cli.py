@@ -179,9 +179,12 @@ def games() -> None:
 
 
 class DealCount(click.ParamType):
-    """A whole positive number of deals: 1e6, 250000, 1_000_000."""
+    """A whole positive number of deals (or other things): 1e6, 250000, 1_000_000."""
 
     name = "N"
+
+    def __init__(self, what: str = "deals"):
+        self.what = what
 
     def convert(self, value, param, ctx):
         from decimal import Decimal, InvalidOperation
@@ -192,14 +195,67 @@ class DealCount(click.ParamType):
             try:
                 number = Decimal(str(value).strip().replace("_", ""))
             except InvalidOperation:
-                self.fail(f"{value!r} is not a number of deals (e.g. 1e6, 250000, 1_000_000)")
+                self.fail(f"{value!r} is not a number of {self.what} (e.g. 1e6, 250000, 1_000_000)")
         if not number.is_finite() or number != number.to_integral_value():
-            self.fail(f"{value!r} is not a whole number of deals")
+            self.fail(f"{value!r} is not a whole number of {self.what}")
         if number < 1:
             self.fail(f"{value!r} must be at least 1")
         if number >= 2**63:
             self.fail(f"{value!r} is too large")
         return int(number)
+
+
+@cli.command()
+@click.option("--game", "game_name", required=True, help="Game id or alias.")
+@click.option("--deck", "deck_path", help="Deck text file to solve, '-' for stdin.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of --deal.")
+@click.option("--deal", type=click.IntRange(min=0), help="Deal number under --seed (from 0).")
+@click.option("--budget", type=DealCount("positions"), default="1e6", show_default=True,
+              help="Positions each search may expand.")
+@click.option("--trace", "trace_path",
+              help="Write the line played as a JSON Lines trace ('-' for stdout): the winning "
+                   "line, else the one with the most cards home.")
+def solve(game_name, deck_path, seed, deal, budget, trace_path) -> None:
+    """Solve one deal knowing every card, the stock's order included (a perfect-information
+    oracle, not a player): won, lost (proven) or unknown (budget spent)."""
+    import time
+
+    from .deals import deal_deck
+    from .simulate import solve_deal
+
+    game = _game(game_name)
+    if (deck_path is None) == (deal is None):
+        raise BadInput("give either --deck FILE or --deal I (with --seed S)")
+    if deck_path is not None:
+        deck, reshuffles = _read_deck(deck_path, game), 0
+    else:
+        deck_array, reshuffles = deal_deck(game.array, seed, deal)
+        deck = [int(c) for c in deck_array]
+    started = time.perf_counter()
+    solution = solve_deal(game, deck, budget, seed, deal, reshuffles)
+    seconds = time.perf_counter() - started
+    echo = click.echo if trace_path != "-" else (lambda text: click.echo(text, err=True))
+    if trace_path is not None:
+        from . import trace
+
+        text = trace(solution.play)
+        if trace_path == "-":
+            click.echo(text, nl=False)
+        else:
+            try:
+                _write_atomically(trace_path, text)
+            except OSError as error:
+                raise click.ClickException(f"cannot write trace {trace_path!r}: {error}") from None
+    outcome = solution.play.outcome
+    where = f"deal {deal} of seed {seed}" if deal is not None else f"deck {deck_path}"
+    detail = {
+        "won": f"a winning line of {outcome.moves} moves",
+        "lost": f"proven: no line wins; the best line gets {outcome.foundation_cards} cards home",
+        "unknown": f"budget of {budget:,} positions spent; the best line found gets "
+                   f"{outcome.foundation_cards} cards home",
+    }[solution.verdict]
+    echo(f"{game.id}, {where}: {solution.verdict} ({detail}; {seconds:.2f} s)")
 
 
 DEFAULT_POLICIES = ("foundation-only", "dig")

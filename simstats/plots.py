@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .policies import policy_label
 from .stats import wilson_interval
 
 
@@ -29,7 +30,7 @@ def plot_win_rates(data, folder: Path) -> None:
     plt = _pyplot()
     s = data.summary
     fig, ax = plt.subplots(figsize=(8, 0.5 + 0.45 * len(s)))
-    labels = [f"{g} / {p}" for g, p in zip(s.game, s.policy, strict=True)]
+    labels = [f"{g} / {policy_label(p)}" for g, p in zip(s.game, s.policy, strict=True)]
     y = np.arange(len(s))[::-1]
     rate = s.win_rate.to_numpy() * 100
     errors = [rate - s.ci_low.to_numpy() * 100, s.ci_high.to_numpy() * 100 - rate]
@@ -48,7 +49,7 @@ def plot_cards_home(data, folder: Path) -> None:
     fig, ax = plt.subplots(figsize=(8, 5))
     for (game, policy), histogram in data.histograms.items():
         ecdf = np.cumsum(histogram) / max(histogram.sum(), 1)
-        ax.step(np.arange(105), ecdf, where="post", label=f"{game} / {policy}")
+        ax.step(np.arange(105), ecdf, where="post", label=f"{game} / {policy_label(policy)}")
     ax.set_xlabel("cards on the foundations at the end of a deal")
     ax.set_ylabel("share of deals with at most this many cards home")
     ax.set_title("Distribution of cards home (ECDF)")
@@ -68,7 +69,7 @@ def plot_convergence(data, folder: Path) -> None:
         n = np.array([k for k, _ in points])
         wins = np.array([w for _, w in points])
         bands = np.array([wilson_interval(w, k) for k, w in points]) * 100
-        line, = ax.plot(n, wins / n * 100, label=f"{game} / {policy}")
+        line, = ax.plot(n, wins / n * 100, label=f"{game} / {policy_label(policy)}")
         ax.fill_between(n, bands[:, 0], bands[:, 1], color=line.get_color(), alpha=0.15)
     ax.set_xscale("log")
     ax.set_xlabel("deals played (log scale)")
@@ -88,7 +89,8 @@ def plot_heatmap(data, folder: Path) -> None:
     table = table.reindex(index=games, columns=policies) * 100
     fig, ax = plt.subplots(figsize=(1.8 + 1.6 * len(policies), 1.2 + 0.6 * len(games)))
     image = ax.imshow(table.to_numpy(), cmap="viridis", aspect="auto", vmin=0)
-    ax.set_xticks(range(len(policies)), policies, rotation=20, ha="right")
+    ax.set_xticks(range(len(policies)), [policy_label(p) for p in policies], rotation=20,
+                  ha="right")
     ax.set_yticks(range(len(games)), games)
     for i in range(len(games)):
         for j in range(len(policies)):
@@ -107,7 +109,8 @@ def plot_comparisons(data, folder: Path) -> None:
         return
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(8, 1.6 + 0.45 * len(c)))
-    labels = [f"{r.game_a}/{r.policy_a} - {r.game_b}/{r.policy_b}" for r in c.itertuples()]
+    labels = [f"{r.game_a}/{policy_label(r.policy_a)} - {r.game_b}/{r.policy_b}"
+              for r in c.itertuples()]
     y = np.arange(len(c))[::-1]
     d = c.difference.to_numpy() * 100
     errors = [d - c.ci_low.to_numpy() * 100, c.ci_high.to_numpy() * 100 - d]

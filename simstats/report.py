@@ -12,6 +12,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from .engine.state import END_NAMES
+from .policies import is_oracle, policy_label
 from .records import DEALS_DIR, read_manifest
 from .stats import (
     mcnemar_exact_p,
@@ -71,7 +72,10 @@ class Tally:
             self.ends[end] += int(count)
 
     def row(self, game: str, policy: str) -> dict:
-        low, high = wilson_interval(self.wins, self.games)
+        # The oracle's unknown deals (budget spent) are bracketed, as the Solvitaire study does:
+        # all lost for the lower bound, all won for the upper. Players have none.
+        low, _ = wilson_interval(self.wins, self.games)
+        _, high = wilson_interval(self.wins + self.ends["unknown"], self.games)
         h = self.foundation_histogram
         n = max(self.games, 1)
         return {
@@ -186,19 +190,28 @@ def paired_row(label: str, a: tuple[str, str], b: tuple[str, str], won_a: np.nda
 
 
 def compare_all(data: RunData) -> pd.DataFrame:
-    """Every pair of policies within a game, and Tournament against Napoleon's Flank for each
-    policy (the same decks: what seeing the buried cards is worth), paired deal by deal."""
+    """Every pair of policies within a game; the oracle against the best policy of each game
+    (what perfect information is worth; its unknown deals count as lost); Tournament against
+    Napoleon's Flank for each policy (the same decks: what seeing the buried cards is worth).
+    All paired deal by deal."""
     rows = []
     keys = list(zip(data.summary.game, data.summary.policy, strict=True))
     games = list(dict.fromkeys(g for g, _ in keys))
+    rate = dict(zip(keys, data.summary.win_rate, strict=True))
     for game in games:
-        policies = [p for g, p in keys if g == game]
+        policies = [p for g, p in keys if g == game and not is_oracle(p)]
+        for oracle in (p for g, p in keys if g == game and is_oracle(p)):
+            if policies:
+                best = max(policies, key=lambda p: rate[game, p])
+                rows.append(paired_row("oracle minus best policy", (game, oracle), (game, best),
+                                       _wins_by_deal(data.files[game, oracle]),
+                                       _wins_by_deal(data.files[game, best])))
         for i, a in enumerate(policies):
             for b in policies[i + 1:]:
                 rows.append(paired_row("policies", (game, a), (game, b),
                                        _wins_by_deal(data.files[game, a]),
                                        _wins_by_deal(data.files[game, b])))
-    for policy in dict.fromkeys(p for _, p in keys):
+    for policy in dict.fromkeys(p for _, p in keys if not is_oracle(p)):
         t, n = ("tournament", policy), ("napoleons-flank", policy)
         if t in data.files and n in data.files:
             rows.append(paired_row("seeing buried cards", t, n, _wins_by_deal(data.files[t]),
@@ -216,7 +229,8 @@ def _markdown_table(frame: pd.DataFrame) -> str:
 def summary_markdown(data: RunData) -> str:
     s = data.summary
     view = pd.DataFrame({
-        "game": s["game"], "policy": s["policy"], "deals": s["games"].map("{:,}".format),
+        "game": s["game"], "policy": s["policy"].map(policy_label),
+        "deals": s["games"].map("{:,}".format),
         "wins": s["wins"].map("{:,}".format),
         "win rate (95% CI)": [f"{_percent(r)} ({_percent(lo)} to {_percent(hi)})"
                               for r, lo, hi in zip(s.win_rate, s.ci_low, s.ci_high, strict=True)],
@@ -240,12 +254,23 @@ def summary_markdown(data: RunData) -> str:
         "game (RULES.md section 11).",
         "",
     ]
+    oracles = s[s.policy.map(is_oracle)]
+    if not oracles.empty:
+        unknown = ", ".join(f"{r.game} {r.end_unknown:,}" for r in oracles.itertuples())
+        lines += [
+            "The *perfect-information oracle* is not a player: it reads the stock's order. Its "
+            "win rate is the share of deals known to be winnable; deals its search could not "
+            f"decide within the budget (unknown: {unknown}) are bracketed: its interval runs "
+            "from the Wilson lower bound with them all lost to the upper bound with them all "
+            "won.",
+            "",
+        ]
     c = data.comparisons
     if c is not None and not c.empty:
         view = pd.DataFrame({
             "comparison": c["comparison"],
-            "A": c["game_a"] + " / " + c["policy_a"],
-            "B": c["game_b"] + " / " + c["policy_b"],
+            "A": c["game_a"] + " / " + c["policy_a"].map(policy_label),
+            "B": c["game_b"] + " / " + c["policy_b"].map(policy_label),
             "deals": c["deals"].map("{:,}".format),
             "both / only A / only B / neither": [
                 f"{r.both:,} / {r.only_a:,} / {r.only_b:,} / {r.neither:,}"

@@ -13,7 +13,7 @@ import numpy as np
 from .cards import card_text
 from .deals import policy_salt, shuffled_deck, start_stream
 from .engine.moves import apply_move, foundation_cards, is_legal, lay_out, status
-from .engine.notation import parse_move
+from .engine.notation import move_text, parse_move
 from .engine.observe import Observation, blank_observation, observe
 from .engine.state import (
     DEALS,
@@ -24,14 +24,18 @@ from .engine.state import (
     REDEALS,
     RESHUFFLES,
     RESIGNED,
+    UNKNOWN,
     WON,
     new_state,
 )
 from .games import Game
 from .jit import jit, jit_inline
 from .policies import CompiledPolicy, PolicyError, PolicySpec
-from .policies.compiled import choose_builtin, scratch_buffers, uses_memory
-from .policies.tactics import forget
+from .policies.compiled import ORACLE, SOLVER, choose_builtin, scratch_buffers, start_deal
+from .policies.oracle import BUDGET as ORACLE_BUDGET
+from .solver import BEST_BUFFER, BEST_LENGTH, INFO_BUFFER, LINE_BUFFER, LINE_LENGTH, solve_position
+from .solver import LOST as PROVEN_LOST
+from .solver import WON as SOLVED
 
 OUTCOME_COLUMNS = ("reshuffles", "won", "foundation_cards", "moves", "deals", "redeals", "end")
 ILLEGAL_CHOICE = -2
@@ -154,6 +158,25 @@ def play_compiled(state, obs, rules, code, params, stream, scratch):
 
 
 @jit
+def play_oracle(state, rules, budget, work):
+    """The perfect-information oracle, which reads the state (stock order included): solve the
+    deal, then play the winning line, or the line with most cards home. Returns the end code,
+    UNKNOWN when the budget ran out before a win or a proof of loss."""
+    verdict = solve_position(state, rules, budget, work)
+    info = work[INFO_BUFFER]
+    if verdict == SOLVED:
+        line, length = work[LINE_BUFFER], info[LINE_LENGTH]
+    else:
+        line, length = work[BEST_BUFFER], info[BEST_LENGTH]
+    for i in range(length):
+        apply_move(state, rules, line[i])
+    end = status(state, rules)
+    if verdict != SOLVED and verdict != PROVEN_LOST:
+        return UNKNOWN
+    return RESIGNED if end == ONGOING else end
+
+
+@jit
 def play_deals(rules, code, params, salt, seed, first_deal, count, out, work):
     """Play deals first_deal.. with built-in policy `code`; one row of OUTCOME_COLUMNS each."""
     state, obs, deck, deck_stream, stream, scratch = work
@@ -162,9 +185,14 @@ def play_deals(rules, code, params, salt, seed, first_deal, count, out, work):
         reshuffles = shuffled_deck(rules, seed, deal, deck_stream, deck)
         lay_out(state, rules, deck)
         start_stream(stream, seed, deal, salt)
-        if uses_memory(code):
-            forget(scratch[3])  # a policy remembers only the deal it is playing
-        end = play_compiled(state, obs, rules, code, params, stream, scratch)
+        start_deal(code, scratch)
+        if code == ORACLE:  # the fair solver's line first, then a search that reads the state
+            end = play_compiled(state, obs, rules, SOLVER, params, stream, scratch)
+            if end != WON:
+                lay_out(state, rules, deck)
+                end = play_oracle(state, rules, int(params[ORACLE_BUDGET]), scratch[4])
+        else:
+            end = play_compiled(state, obs, rules, code, params, stream, scratch)
         out[i, 0] = reshuffles
         out[i, 1] = end == WON
         out[i, 2] = foundation_cards(state)
@@ -174,7 +202,48 @@ def play_deals(rules, code, params, salt, seed, first_deal, count, out, work):
         out[i, 6] = end
 
 
-def _work_arrays():
+@dataclass
+class Solution:
+    """The oracle's verdict on one deal: won, lost (proven) or unknown, and the line it played
+    (the winning line, else the one with the most cards home)."""
+
+    verdict: str
+    play: Playthrough
+    positions: int  # positions the deciding search expanded (0 if the fair solver won)
+
+
+def solve_deal(game: Game, deck, budget: int, seed: int = 0, deal: int | None = None,
+               reshuffles: int = 0) -> Solution:
+    """What `run --policy oracle` does for one deal, move by move: the fair `solver`'s play;
+    if that does not win, a search that reads every card (simstats/solver.py)."""
+    from .policies import BUILTINS, resolve_policy
+    from .solver import INFO_BUFFER, NODES, RESULT_NAMES, search_buffers
+
+    fair = play_deal(game, BUILTINS["solver"], deck, seed, deal, reshuffles)
+    name = "oracle" if budget == resolve_policy("oracle").params[-1] else (
+        f"oracle[budget={budget}]")
+    if fair.outcome.won:
+        fair.policy = name
+        return Solution("won", fair, 0)
+    rules = game.array
+    state = new_state()
+    lay_out(state, rules, np.asarray(deck, dtype=np.int16))
+    state[RESHUFFLES] = reshuffles
+    work = search_buffers()
+    verdict = int(solve_position(state, rules, budget, work))
+    info = work[INFO_BUFFER]
+    line, length = ((work[LINE_BUFFER], info[LINE_LENGTH]) if verdict == SOLVED
+                    else (work[BEST_BUFFER], info[BEST_LENGTH]))
+    play = Playthrough(game.id, name, [int(c) for c in deck], seed, deal)
+    for move in line[:length]:
+        card = apply_move(state, rules, int(move))
+        play.moves.append((move_text(int(move)), card_text(int(card)) if card >= 0 else None))
+    end = status(state, rules)
+    play.outcome = _outcome(state, RESIGNED if end == ONGOING else end)
+    return Solution(RESULT_NAMES[verdict], play, int(info[NODES]))
+
+
+def _work_arrays(code: int):
     """The compiled loop's scratch arrays, allocated here so that it never allocates."""
     return (
         new_state(),
@@ -182,7 +251,7 @@ def _work_arrays():
         np.empty(104, dtype=np.int16),
         np.zeros(1, dtype=np.uint64),
         np.zeros(1, dtype=np.uint64),
-        scratch_buffers(),
+        scratch_buffers(code),
     )
 
 
@@ -191,7 +260,8 @@ def run_compiled(game: Game, spec: PolicySpec, seed: int, first_deal: int, count
     out = np.empty((count, len(OUTCOME_COLUMNS)), dtype=np.int32)
     salt = policy_salt(spec.name)
     params = np.array(spec.params or (0.0,), dtype=np.float64)
-    play_deals(game.array, spec.code, params, salt, seed, first_deal, count, out, _work_arrays())
+    work = _work_arrays(spec.code)
+    play_deals(game.array, spec.code, params, salt, seed, first_deal, count, out, work)
     if count and out[:, 6].min() == ILLEGAL_CHOICE:
         bad = first_deal + int(np.argmax(out[:, 6] == ILLEGAL_CHOICE))
         raise PolicyError(f"policy {spec.name!r} in {game.id}, deal {bad} chose an illegal move")

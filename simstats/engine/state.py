@@ -39,7 +39,8 @@ WON = 0
 NO_MOVES = 1
 RESIGNED = 2
 MOVE_LIMIT_REACHED = 3
-END_NAMES = ("won", "no_moves", "resigned", "move_limit")
+UNKNOWN = 4  # only the oracle's: its search ran out of budget before a win or a proof of loss
+END_NAMES = ("won", "no_moves", "resigned", "move_limit", "unknown")
 
 
 def new_state() -> np.ndarray:

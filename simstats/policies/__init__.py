@@ -22,9 +22,8 @@ from ..deals import policy_salt, start_stream
 from ..engine.notation import move_text
 from ..engine.observe import Observation
 from ..engine.state import NO_MOVE
-from . import dig, foundation_only, lookahead, random_moves
-from .compiled import CODES, choose_builtin, scratch_buffers
-from .tactics import forget
+from . import dig, endgame, foundation_only, lookahead, oracle, random_moves
+from .compiled import CODES, ORACLE, choose_builtin, scratch_buffers, start_deal
 
 ENTRY_POINT_GROUP = "simstats.policies"
 
@@ -48,12 +47,12 @@ class CompiledPolicy:
         self.code = code
         self.params = params
         self._stream = np.zeros(1, dtype=np.uint64)
-        self._scratch = scratch_buffers()
+        self._scratch = scratch_buffers(code)
 
     def seed_stream(self, seed: int, deal: int) -> None:
         """Key this policy's random stream to (seed, deal, name), RULES.md section 11."""
         start_stream(self._stream, seed, deal, policy_salt(self.name))
-        forget(self._scratch[3])  # a policy remembers only the deal it is playing
+        start_deal(self.code, self._scratch)  # a policy remembers only the deal it is playing
 
     def choose(self, obs: Observation) -> str | None:
         move = choose_builtin(self.code, self.params, obs._array, obs._rules, self._stream,
@@ -90,14 +89,30 @@ BUILTIN_MODULES = {
     "random": random_moves,
     "dig": dig,
     "lookahead": lookahead,
+    "solver": endgame,
 }
 BUILTINS = {name: _builtin(name, module) for name, module in BUILTIN_MODULES.items()}
+
+
+def _not_a_player():
+    raise PolicyError("oracle is a perfect-information oracle, not a player: use "
+                      "`simstats solve`, or `simstats run --policy oracle`")
+
+
+def _oracle(name: str = "oracle", params: dict | None = None) -> PolicySpec:
+    """The oracle rides the compiled loop under its own code; it never gets an observation."""
+    # the fair `solver` it tries first keeps its own parameters; the oracle's budget comes last
+    values = (*endgame.PARAMETERS.values(), *(params or oracle.PARAMETERS).values())
+    return PolicySpec(name, oracle.DESCRIPTION, _not_a_player, ORACLE, params=values)
+
+
+ORACLES = {"oracle": _oracle()}
 
 
 def _with_parameters(name: str) -> PolicySpec:
     """'lookahead[depth=3,free=2]': a built-in with some parameters changed."""
     base, _, rest = name.partition("[")
-    module = BUILTIN_MODULES.get(base)
+    module = BUILTIN_MODULES.get(base) or (oracle if base in ORACLES else None)
     defaults = getattr(module, "PARAMETERS", None)
     if not defaults or not rest.endswith("]"):
         raise PolicyError(f"policy {name!r}: only {', '.join(_parametrised())} take parameters")
@@ -112,11 +127,13 @@ def _with_parameters(name: str) -> PolicySpec:
             params[key] = float(value)
         except ValueError:
             raise PolicyError(f"policy {name!r}: {key} must be a number, not {value!r}") from None
+    if base in ORACLES:
+        return _oracle(name, params)
     return _builtin(base, module, name, params)
 
 
 def _parametrised() -> list[str]:
-    return [n for n, m in BUILTIN_MODULES.items() if getattr(m, "PARAMETERS", None)]
+    return [n for n, m in BUILTIN_MODULES.items() if getattr(m, "PARAMETERS", None)] + [*ORACLES]
 
 
 def _first_line(obj: Any) -> str:
@@ -168,6 +185,8 @@ def resolve_policy(name: str) -> PolicySpec:
     """The policy named `name`: built-in, 'module:Name', 'file.py:Name', or a plugin."""
     if name in BUILTINS:
         return BUILTINS[name]
+    if name in ORACLES:
+        return ORACLES[name]
     if "[" in name and ":" not in name:
         return _with_parameters(name)
     if ":" in name:
@@ -175,7 +194,7 @@ def resolve_policy(name: str) -> PolicySpec:
     plugins = plugin_entry_points()
     if name in plugins:
         return _from_entry_point(plugins[name])
-    known = ", ".join([*BUILTINS, *plugins])
+    known = ", ".join([*BUILTINS, *ORACLES, *plugins])
     raise PolicyError(
         f"unknown policy {name!r} (known: {known}; or give 'module:Name' or 'file.py:Name')"
     )
@@ -183,10 +202,20 @@ def resolve_policy(name: str) -> PolicySpec:
 
 def list_policies() -> list[tuple[str, str]]:
     """(name, one-line description) of every built-in and installed plugin policy."""
-    rows = [(spec.name, spec.description) for spec in BUILTINS.values()]
+    rows = [(spec.name, spec.description) for spec in [*BUILTINS.values(), *ORACLES.values()]]
     for name, ep in sorted(plugin_entry_points().items()):
         try:
             rows.append((name, _from_entry_point(ep).description + f" (plugin: {ep.value})"))
         except PolicyError as error:
             rows.append((name, f"(plugin that fails to load: {error})"))
     return rows
+
+
+def is_oracle(name: str) -> bool:
+    """Whether a policy name denotes the perfect-information oracle (tables label it so)."""
+    return name.partition("[")[0] in ORACLES
+
+
+def policy_label(name: str) -> str:
+    """A policy's name as tables and plots show it: the oracle is marked as not a player."""
+    return f"{name} (perfect-information oracle)" if is_oracle(name) else name

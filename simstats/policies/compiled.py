@@ -10,45 +10,60 @@ import numpy as np
 
 from ..cards import HIDDEN
 from ..engine.state import CAPACITY, MAX_LEGAL_MOVES, SIZE, STOCK
-from ..jit import jit_inline
-from . import dig, foundation_only, lookahead, random_moves
-from .tactics import NO_PLAN, PLAN, SEEN_SLOTS
+from ..jit import jit, jit_inline
+from ..solver import search_buffers
+from . import dig, endgame, foundation_only, lookahead, random_moves
+from .tactics import NO_PLAN, PLAN, SEEN_SLOTS, forget
 
 FOUNDATION_ONLY = 0
 RANDOM = 1
 DIG = 2
 LOOKAHEAD = 3
+SOLVER = 5
+ORACLE = 6  # not a policy: simulate.play_oracle reads the state (see policies.ORACLES)
 
 CODES = {"foundation-only": FOUNDATION_ONLY, "random": RANDOM, "dig": DIG,
-         "lookahead": LOOKAHEAD}
+         "lookahead": LOOKAHEAD, "solver": SOLVER}
 SCRATCH_LEVELS = lookahead.MAX_DEPTH + 2
 
 
-def scratch_buffers() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def scratch_buffers(code: int | None = None) -> tuple:
     """The compiled choosers' working memory (they never allocate): search positions (their
-    stock slots hidden), move lists, search cursors, and a memory of positions seen."""
+    stock slots hidden), move lists, search cursors, a memory of positions seen, and for the
+    policies that solve (`code` SOLVER) the search's memory and the line being followed."""
     positions = np.zeros((SCRATCH_LEVELS, SIZE), dtype=np.int16)
     positions[:, STOCK * CAPACITY : (STOCK + 1) * CAPACITY] = HIDDEN
     moves = np.empty((SCRATCH_LEVELS, MAX_LEGAL_MOVES), dtype=np.int64)
     cursors = np.zeros((SCRATCH_LEVELS, 3), dtype=np.int64)
     seen = np.zeros(SEEN_SLOTS + 1, dtype=np.int64)
     seen[PLAN] = NO_PLAN
-    return positions, moves, cursors, seen
+    if code == SOLVER or code == ORACLE:
+        work, plan = search_buffers(), np.zeros(endgame.PLAN_SIZE, dtype=np.int64)
+    else:  # same types, nothing to hold: the other choosers never touch them
+        work = search_buffers(small=True)
+        plan = np.zeros(1, dtype=np.int64)
+    return positions, moves, cursors, seen, work, plan
 
 
-@jit_inline
-def uses_memory(code):
-    return code == LOOKAHEAD
+@jit
+def start_deal(code, scratch):
+    """A policy remembers only the deal it is playing."""
+    if code == LOOKAHEAD or code == SOLVER or code == ORACLE:
+        forget(scratch[3])
+    if code == SOLVER or code == ORACLE:
+        endgame.forget_plan(scratch[5])
 
 
 @jit_inline
 def choose_builtin(code, params, obs, rules, stream, scratch):
     """The move the built-in policy `code` makes, or NO_MOVE to stop."""
-    positions, moves, cursors, seen = scratch
+    positions, moves, cursors, seen, work, plan = scratch
     if code == FOUNDATION_ONLY:
         return foundation_only.choose(obs, rules)
     if code == RANDOM:
         return random_moves.choose(obs, rules, stream, moves[0])
     if code == DIG:
         return dig.choose(obs, rules, positions)
+    if code == SOLVER:
+        return endgame.choose(obs, rules, params, positions, moves, cursors, seen, work, plan)
     return lookahead.choose(obs, rules, params, positions, moves, cursors, seen)

@@ -1,0 +1,415 @@
+"""Exact play: a depth-first search for a winning line from a position whose every card is known.
+
+It runs the engine's own rules (legal_moves, apply_move) on copies of the position. Used by the
+fair `solver` policy once nothing that matters is hidden (its observation, with a redeal's new
+stock rebuilt by the rules from the columns it sees), and by the `oracle`, which reads the
+state, stock order included, and is a perfect-information bound rather than a player.
+
+- A transposition table of position fingerprints: a position is expanded once per search, so
+  an exhausted search proves that no line wins. Reserve cells are one place, so their order is
+  left out of the fingerprint.
+- Move order: foundation plays, transfers, then column tops whose removal exposes a card that
+  can go home, other fills and builds, deal, redeal.
+- Provably safe moves are made at once without branching: in Tournament and Napoleon's Flank a
+  card goes home from a reserve cell (or from a column once the stock is out and no redeal is
+  left) when its suit already has 14 or more cards home. Then the other copy of that card is
+  home, no other card can ever take its place and no transfer is possible in that suit, so any
+  winning line stays a winning line with this card home earlier.
+- Transfers only as part of a play home: when 13 cards of a suit are home (one of each rank),
+  transfers can shift the two piles' boundary to accept any rank of the suit and back again, so
+  all such boundaries are one position for the search (one fingerprint), and a card of that suit
+  goes home by a "transfer play": the transfers it needs, then the card.
+- Fewer branches, same positions: a fill goes only to the first empty cell, a move to an empty
+  column only to the first one; a card that fits both foundations of its suit goes to the first
+  (the two results are one transfer apart).
+- A node budget. The result is WON (the line), LOST (every line tried; the line reaching the
+  most cards home is kept) or UNKNOWN (budget or table spent).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .engine import rules as R
+from .engine.moves import apply_move, fits_foundation, foundation_cards, legal_moves, pile_top
+from .engine.state import (
+    CAPACITY,
+    DEAL,
+    FOUNDATION_PLACE,
+    FOUNDATIONS,
+    LENGTHS,
+    MAX_LEGAL_MOVES,
+    MOVE_LIMIT,
+    MOVES,
+    N_PLACES,
+    REDEAL,
+    REDEALS,
+    SIZE,
+    STOCK,
+    TABLEAU,
+)
+from .jit import jit, jit_inline
+
+LOST = 0
+WON = 1
+UNKNOWN = 2
+RESULT_NAMES = ("lost", "won", "unknown")
+
+MAX_LEVELS = 1200  # search depth in moves that branch (each followed by its safe moves)
+MAX_LINE = MOVE_LIMIT
+MAX_CANDIDATES = 256
+TRANSFER_PLAY = 1 << 20  # + source place: the transfers a card needs to go home, then the card
+TABLE_BITS = 21
+TABLE_SIZE = 1 << TABLE_BITS
+
+# Slots of the search's int64 `info` array.
+STAMP = 0  # which search the table entries belong to
+NODES = 1  # positions expanded by the last search
+BEST_CARDS = 2  # most cards home on any line of the last search
+BEST_LENGTH = 3  # that line's length (in `best`)
+LINE_LENGTH = 4  # the winning line's length (in `line`)
+FILLED = 5  # table entries used by the last search
+N_INFO = 6
+
+# Where the search's results are in its working memory (search_buffers).
+LINE_BUFFER = 4
+BEST_BUFFER = 5
+INFO_BUFFER = 9
+
+
+def search_buffers(small: bool = False) -> tuple:
+    """Working memory of one searcher (about 40 MB); compiled code never allocates.
+    `small`: arrays of the same types holding nothing, for choosers that never search."""
+    levels, line, table = (1, 1, 1) if small else (MAX_LEVELS + 1, MAX_LINE + 1, TABLE_SIZE)
+    return (
+        np.zeros((levels, SIZE), dtype=np.int16),  # positions along the line
+        np.empty((levels, MAX_CANDIDATES), dtype=np.int64),  # candidate moves per level
+        np.zeros((levels, 2), dtype=np.int64),  # candidates, next candidate
+        np.zeros(levels + 1, dtype=np.int64),  # where each level's moves start in `line`
+        np.zeros(line, dtype=np.int64),  # the line being searched
+        np.zeros(line, dtype=np.int64),  # the line with the most cards home
+        np.zeros(table, dtype=np.int64),  # fingerprints seen
+        np.zeros(table, dtype=np.int64),  # the search (STAMP) that saw each
+        np.zeros(2 * MAX_LEGAL_MOVES, dtype=np.int64),  # legal moves, then candidates' ranks
+        np.zeros(N_INFO, dtype=np.int64),
+    )
+
+
+@jit_inline
+def mix(z):
+    z = (z ^ (z >> 30)) * -4658895280553007687
+    z = (z ^ (z >> 27)) * -7723592293110705685
+    return z ^ (z >> 31)
+
+
+@jit
+def fingerprint(pos, rules):
+    """A 62-bit fingerprint of everything that decides the future: piles (stock included),
+    foundations, redeals made. Reserve cells are summed, so their order does not count."""
+    h = 1469598103934665603
+    first = 0
+    if rules[R.RESERVE_CELLS]:
+        cells = 0
+        for r in range(8):
+            if pos[LENGTHS + r] > 0:
+                cells += mix(pos[r * CAPACITY] + 7919)
+        h = (h ^ cells) * 1099511628211
+        first = TABLEAU
+    for p in range(first, STOCK + 1):
+        n = pos[LENGTHS + p]
+        h = (h ^ (n + 1000 * p)) * 1099511628211
+        base = p * CAPACITY
+        for k in range(n):
+            h = (h ^ pos[base + k]) * 1099511628211
+    for suit in range(4):
+        up, down = pos[FOUNDATIONS + suit], pos[FOUNDATIONS + suit + 4]
+        if rules[R.TRANSFERS] and up + down == 13:
+            up, down = 13, 0  # every boundary of a suit with 13 home is one position
+        h = (h ^ up) * 1099511628211
+        h = (h ^ down) * 1099511628211
+    h = (h ^ pos[REDEALS]) * 1099511628211
+    return (mix(h) & 0x3FFFFFFFFFFFFFFF) | 1
+
+
+@jit_inline
+def first_visit(keys, stamps, stamp, key):
+    """Add `key` to the table; False if this search saw it already. -1 if the table is full."""
+    slot = key & (TABLE_SIZE - 1)
+    for _ in range(64):
+        if stamps[slot] != stamp:
+            keys[slot] = key
+            stamps[slot] = stamp
+            return 1
+        if keys[slot] == key:
+            return 0
+        slot = (slot + 1) & (TABLE_SIZE - 1)
+    return -1
+
+
+@jit_inline
+def suit_home(pos, suit):
+    return pos[FOUNDATIONS + suit] + pos[FOUNDATIONS + suit + 4]
+
+
+@jit
+def safe_move(pos, rules, eager):
+    """A foundation play that no winning line can need to delay (see the module docstring),
+    or -1. Only in games without building that have transfers (Tournament, Napoleon's Flank).
+    `eager`: any play home from a reserve cell or a column top (fast, but proves nothing)."""
+    if eager:
+        for src in range(TABLEAU + rules[R.N_COLUMNS]):
+            card = pile_top(pos, src)
+            if card < 0:
+                continue
+            for f in (card // 13, card // 13 + 4):
+                if fits_foundation(pos, rules, card, f):
+                    return src * N_PLACES + FOUNDATION_PLACE + f
+        return -1
+    if rules[R.BUILD] != R.BUILD_NONE or not rules[R.RESERVE_CELLS] or not rules[R.TRANSFERS]:
+        return -1
+    columns_settled = pos[LENGTHS + STOCK] == 0 and pos[REDEALS] >= rules[R.MAX_REDEALS]
+    last = TABLEAU + rules[R.N_COLUMNS] if columns_settled else TABLEAU
+    for src in range(last):
+        card = pile_top(pos, src)
+        if card < 0 or suit_home(pos, card // 13) < 14:
+            continue
+        for f in (card // 13, card // 13 + 4):
+            if fits_foundation(pos, rules, card, f):
+                return src * N_PLACES + FOUNDATION_PLACE + f
+    return -1
+
+
+@jit
+def play_safe_moves(pos, rules, eager, line, length):
+    """Make every safe move, appending them to `line`; the new line length."""
+    while length < MAX_LINE:
+        move = safe_move(pos, rules, eager)
+        if move < 0:
+            break
+        apply_move(pos, rules, move)
+        line[length] = move
+        length += 1
+    return length
+
+
+@jit_inline
+def goes_home(pos, rules, card):
+    """Whether `card` could go home now (directly, or by a transfer play)."""
+    if rules[R.TRANSFERS] and suit_home(pos, card // 13) == 13:
+        return True
+    return fits_foundation(pos, rules, card, card // 13) or fits_foundation(
+        pos, rules, card, card // 13 + 4)
+
+
+@jit_inline
+def move_rank(pos, rules, move, free_cells):
+    """Lower is tried first: plays home; digs that reach a card that can go home, shallowest
+    first; deal or redeal; other moves."""
+    if move == DEAL or move == REDEAL:
+        return 3 * 128
+    if move >= TRANSFER_PLAY:
+        return 0
+    src, dst = move // N_PLACES, move % N_PLACES
+    if dst >= FOUNDATION_PLACE:
+        return 0 if src < FOUNDATION_PLACE else 128
+    if TABLEAU <= src < FOUNDATION_PLACE:
+        n = pos[LENGTHS + src]
+        for depth in range(1, min(n, free_cells + 1)):
+            if goes_home(pos, rules, pos[src * CAPACITY + n - 1 - depth]):
+                return 2 * 128 + depth
+    if dst >= TABLEAU:
+        return 4 * 128  # a build or a move to an empty column
+    return 5 * 128
+
+
+@jit
+def candidates(pos, rules, scratch, out):
+    """The moves worth trying from `pos`, in the order they are tried; their count."""
+    ranks = scratch[MAX_LEGAL_MOVES:]  # legal_moves writes the first half
+    n = legal_moves(pos, rules, scratch)
+    first_cell, first_column = -1, -1
+    for r in range(8):
+        if pos[LENGTHS + r] == 0:
+            first_cell = r
+            break
+    for c in range(rules[R.N_COLUMNS]):
+        if pos[LENGTHS + TABLEAU + c] == 0:
+            first_column = TABLEAU + c
+            break
+    kept = 0
+    for i in range(n):
+        move = scratch[i]
+        if move != DEAL and move != REDEAL:
+            src, dst = move // N_PLACES, move % N_PLACES
+            if src >= FOUNDATION_PLACE:
+                continue  # transfers come with the play that needs them
+            if dst < TABLEAU and dst != first_cell:
+                continue
+            if TABLEAU <= dst < FOUNDATION_PLACE and pos[LENGTHS + dst] == 0:
+                if dst != first_column:
+                    continue
+                if TABLEAU <= src < FOUNDATION_PLACE and pos[LENGTHS + src] == 1:
+                    continue  # a lone card to another empty column changes nothing
+            if dst >= FOUNDATION_PLACE + 4 and src < FOUNDATION_PLACE:
+                card = pile_top(pos, src)
+                if fits_foundation(pos, rules, card, card // 13):
+                    continue  # fits both piles of its suit: the first one will do
+        if kept < MAX_CANDIDATES:
+            out[kept] = move
+            kept += 1
+    if rules[R.TRANSFERS]:
+        for src in range(TABLEAU + rules[R.N_COLUMNS]):
+            card = pile_top(pos, src)
+            if card < 0 or suit_home(pos, card // 13) != 13 or kept >= MAX_CANDIDATES:
+                continue
+            if not (fits_foundation(pos, rules, card, card // 13)
+                    or fits_foundation(pos, rules, card, card // 13 + 4)):
+                out[kept] = TRANSFER_PLAY + src
+                kept += 1
+    # insertion sort by rank, stable: few moves, and the order decides the search's speed
+    free_cells = 0
+    if rules[R.RESERVE_CELLS]:
+        for r in range(8):
+            free_cells += pos[LENGTHS + r] == 0
+    for i in range(kept):
+        ranks[i] = move_rank(pos, rules, out[i], free_cells)
+    for i in range(1, kept):
+        move, rank = out[i], ranks[i]
+        j = i - 1
+        while j >= 0 and ranks[j] > rank:
+            out[j + 1] = out[j]
+            ranks[j + 1] = ranks[j]
+            j -= 1
+        out[j + 1] = move
+        ranks[j + 1] = rank
+    return kept
+
+
+@jit
+def make_move(pos, rules, move, line, length):
+    """Make a candidate move (a transfer play as its transfers and play), appending the moves
+    made to `line`; the new line length."""
+    if move < TRANSFER_PLAY:
+        apply_move(pos, rules, move)
+        line[length] = move
+        return length + 1
+    src = move - TRANSFER_PLAY
+    card = pile_top(pos, src)
+    suit, rank = card // 13, card % 13
+    up, down = FOUNDATION_PLACE + suit, FOUNDATION_PLACE + suit + 4
+    # the up pile holds ranks below its count, the down pile the rest: move the boundary to rank
+    while pos[FOUNDATIONS + suit] > rank and length < MAX_LINE:
+        apply_move(pos, rules, up * N_PLACES + down)
+        line[length] = up * N_PLACES + down
+        length += 1
+    while pos[FOUNDATIONS + suit] < rank and length < MAX_LINE:
+        apply_move(pos, rules, down * N_PLACES + up)
+        line[length] = down * N_PLACES + up
+        length += 1
+    if length < MAX_LINE:
+        apply_move(pos, rules, src * N_PLACES + up)
+        line[length] = src * N_PLACES + up
+        length += 1
+    return length
+
+
+@jit
+def copy_full(src, dst):
+    """Copy a position's piles in use (stock included), lengths, foundations and counters."""
+    for p in range(STOCK + 1):
+        n = src[LENGTHS + p]
+        base = p * CAPACITY
+        for k in range(n):
+            dst[base + k] = src[base + k]
+    for i in range(LENGTHS, SIZE):
+        dst[i] = src[i]
+
+
+@jit
+def keep_best(pos, line, length, best, info):
+    cards = foundation_cards(pos)
+    if cards > info[BEST_CARDS] or (cards == info[BEST_CARDS] and length < info[BEST_LENGTH]):
+        info[BEST_CARDS] = cards
+        info[BEST_LENGTH] = length
+        for i in range(length):
+            best[i] = line[i]
+
+
+@jit
+def solve(start, rules, budget, moves_left, eager, work):
+    """Search for a line from `start` that puts all 104 cards home in at most `moves_left`
+    moves, expanding at most `budget` positions. Returns WON, LOST or UNKNOWN; the winning line
+    is work's `line` (info[LINE_LENGTH] moves), the line with most cards home is `best`.
+    `eager` plays every card home at once: wins come sooner, but LOST then means only that no
+    such line wins."""
+    positions, moves, cursors, line_at, line, best, keys, stamps, scratch, info = work
+    info[STAMP] += 1
+    stamp = info[STAMP]
+    info[NODES] = 0
+    info[FILLED] = 0
+    info[BEST_CARDS] = -1
+    info[BEST_LENGTH] = 0
+    info[LINE_LENGTH] = 0
+    limit = min(moves_left, MAX_LINE)
+    root = positions[0]
+    copy_full(start, root)
+    length = play_safe_moves(root, rules, eager, line, 0)
+    keep_best(root, line, length, best, info)
+    if foundation_cards(root) == 104:
+        info[LINE_LENGTH] = length
+        return WON if length <= limit else UNKNOWN
+    first_visit(keys, stamps, stamp, fingerprint(root, rules))
+    exact = True
+    line_at[0] = length
+    cursors[0, 0] = candidates(root, rules, scratch, moves[0])
+    cursors[0, 1] = 0
+    level = 0
+    while level >= 0:
+        if cursors[level, 1] >= cursors[level, 0]:
+            level -= 1
+            continue
+        move = moves[level, cursors[level, 1]]
+        cursors[level, 1] += 1
+        length = line_at[level]
+        if length >= limit:
+            exact = False  # the move guard cuts this line: no proof either way
+            continue
+        child = positions[level + 1]
+        copy_full(positions[level], child)
+        length = make_move(child, rules, move, line, length)
+        length = play_safe_moves(child, rules, eager, line, length)
+        if foundation_cards(child) == 104:
+            if length <= limit:
+                info[LINE_LENGTH] = length
+                return WON
+            exact = False
+            continue
+        seen = first_visit(keys, stamps, stamp, fingerprint(child, rules))
+        if seen == 0:
+            continue
+        if seen < 0:
+            return UNKNOWN  # the table is full
+        info[FILLED] += 1
+        keep_best(child, line, length, best, info)
+        info[NODES] += 1
+        if info[NODES] >= budget:
+            return UNKNOWN
+        if level + 1 >= MAX_LEVELS:
+            exact = False
+            continue
+        level += 1
+        line_at[level] = length
+        cursors[level, 0] = candidates(child, rules, scratch, moves[level])
+        cursors[level, 1] = 0
+    return LOST if exact else UNKNOWN
+
+
+@jit
+def solve_position(start, rules, budget, work):
+    """The oracle's verdict on a position whose every card is known: an eager search for a
+    quick win, then an exact one that can also prove the position lost. The line to play is
+    work's `line` if WON, else `best`."""
+    moves_left = MOVE_LIMIT - start[MOVES]
+    if solve(start, rules, budget, moves_left, True, work) == WON:
+        return WON
+    return solve(start, rules, budget, moves_left, False, work)

@@ -1,0 +1,296 @@
+"""The exact search (simstats/solver.py), the fair `solver` policy and the oracle: wins found in
+hand-built positions, a lost one proven lost, every line replayed by the independent reference
+implementation, and the search's pruning checked against a plain breadth-first search."""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+
+import numpy as np
+import pytest
+import reference_rules as ref
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from positions import make_state
+
+from simstats import trace
+from simstats.deals import deal_deck
+from simstats.engine.moves import apply_move, foundation_cards, is_legal, legal_moves
+from simstats.engine.notation import move_text
+from simstats.engine.state import (
+    CAPACITY,
+    FOUNDATIONS,
+    LENGTHS,
+    MAX_LEGAL_MOVES,
+    MOVES,
+    REDEALS,
+    SIZE,
+    STOCK,
+    TABLEAU,
+)
+from simstats.games import get_game
+from simstats.policies import resolve_policy
+from simstats.simulate import run_compiled, solve_deal
+from simstats.solver import (
+    BEST_BUFFER,
+    BEST_LENGTH,
+    INFO_BUFFER,
+    LINE_BUFFER,
+    LINE_LENGTH,
+    LOST,
+    UNKNOWN,
+    WON,
+    search_buffers,
+    solve,
+)
+
+TOURNAMENT = get_game("tournament")
+ALL_HOME_BUT_CLUBS = [0, 13, 13, 13, 13, 13, 13, 13]
+
+
+@pytest.fixture(scope="module")
+def work():
+    return search_buffers()
+
+
+def line_of(work, result) -> list[int]:
+    info = work[INFO_BUFFER]
+    if result == WON:
+        return [int(m) for m in work[LINE_BUFFER][: info[LINE_LENGTH]]]
+    return [int(m) for m in work[BEST_BUFFER][: info[BEST_LENGTH]]]
+
+
+def replay(state, line, rules=TOURNAMENT.array) -> np.ndarray:
+    """Make every move of a line on a copy, each checked legal first."""
+    state = state.copy()
+    for move in line:
+        assert is_legal(state, rules, move), move_text(move)
+        apply_move(state, rules, move)
+    return state
+
+
+def clubs_position(up: int, down: int, columns: list[str], cells=(), redeals=2):
+    foundations = list(ALL_HOME_BUT_CLUBS)
+    foundations[0], foundations[4] = up, down
+    return make_state("tournament", reserve=list(cells), tableau=columns,
+                      foundations=foundations, redeals=redeals)
+
+
+@pytest.mark.parametrize("eager", [False, True])
+def test_a_dig_through_a_cell_is_found(work, eager):
+    # QC under KC: the king must wait in a cell while the queen goes home
+    start = clubs_position(11, 13, ["QC KC"])
+    result = solve(start, TOURNAMENT.array, 1000, 2000, eager, work)
+    assert result == WON
+    line = line_of(work, result)
+    assert [move_text(m) for m in line] == ["T0>R0", "T0>F0", "R0>F0"]
+    assert foundation_cards(replay(start, line)) == 104
+
+
+def test_a_win_that_needs_the_redeal_is_found(work):
+    # 4C lies under nine clubs, one more than there are cells: only the redeal, which deals the
+    # column again from its bottom card, brings it up
+    column = "4C KC QC JC TC 9C 8C 7C 6C 5C"
+    start = clubs_position(3, 13, [column], redeals=1)
+    result = solve(start, TOURNAMENT.array, 100_000, 2000, False, work)
+    assert result == WON
+    line = line_of(work, result)
+    assert "redeal" in [move_text(m) for m in line]
+    assert foundation_cards(replay(start, line)) == 104
+
+
+def test_the_same_position_without_a_redeal_is_proven_lost(work):
+    start = clubs_position(3, 13, ["4C KC QC JC TC 9C 8C 7C 6C 5C"], redeals=2)
+    assert solve(start, TOURNAMENT.array, 100_000, 2000, False, work) == LOST
+    # the line kept for a lost position is the one with the most cards home: none can go
+    assert foundation_cards(replay(start, line_of(work, LOST))) == 94
+
+
+def test_a_spent_budget_is_unknown_not_lost(work):
+    start = clubs_position(3, 13, ["4C KC QC JC TC 9C 8C 7C 6C 5C"], redeals=1)
+    assert solve(start, TOURNAMENT.array, 3, 2000, False, work) == UNKNOWN
+
+
+def test_transfers_let_a_suit_with_13_home_take_any_rank(work):
+    # A..6 up, 7..K down (13 home); the other copies of 9C, then the rest, come out of order
+    start = clubs_position(6, 7, ["AC 2C 3C 4C 5C 6C 7C 8C KC QC JC TC 9C"])
+    result = solve(start, TOURNAMENT.array, 100_000, 2000, False, work)
+    assert result == WON
+    assert foundation_cards(replay(start, line_of(work, result))) == 104
+
+
+def test_the_move_guard_is_respected(work):
+    start = clubs_position(11, 13, ["QC KC"])
+    start[MOVES] = 1998  # three moves are needed, two are left
+    assert solve(start, TOURNAMENT.array, 1000, 2000 - 1998, False, work) != WON
+
+
+# --- the pruning (safe moves, transfer plays, first empty cell, fingerprints) against a plain
+# breadth-first search over every legal move, on small Tournament endgames
+
+
+def _key(state: np.ndarray) -> bytes:
+    """Everything but the move counter; reserve cells as a sorted list (any card may fill any
+    empty cell and a cell card can only go home, so which cell holds it does not matter)."""
+    cells = sorted(int(state[r * CAPACITY]) for r in range(8) if state[LENGTHS + r])
+    piles = [state[p * CAPACITY : p * CAPACITY + state[LENGTHS + p]].tobytes()
+             for p in range(TABLEAU, STOCK + 1)]
+    return (bytes(cells) + b"|" + b"|".join(piles) + state[FOUNDATIONS:MOVES].tobytes()
+            + bytes([state[REDEALS]]))
+
+
+def winnable_by_brute_force(start: np.ndarray, rules) -> bool:
+    seen, queue = {_key(start)}, deque([start])
+    buffer = np.empty(MAX_LEGAL_MOVES, dtype=np.int64)
+    while queue:
+        state = queue.popleft()
+        if foundation_cards(state) == 104:
+            return True
+        for move in buffer[: legal_moves(state, rules, buffer)]:
+            child = state.copy()
+            apply_move(child, rules, int(move))
+            key = _key(child)
+            if key not in seen:
+                seen.add(key)
+                queue.append(child)
+        assert len(seen) < 200_000, "position too big for the brute-force check"
+    return False
+
+
+@st.composite
+def small_endgames(draw):
+    """Foundation counts near full, and the 5-10 cards not home dealt to cells and columns,
+    some cells taken from the start so that cells are scarce as in a real game."""
+    state = np.zeros(SIZE, dtype=np.int16)
+    outside = []
+    for suit in range(4):
+        home = draw(st.integers(20, 26))
+        up = draw(st.integers(home - 13, 13))
+        state[FOUNDATIONS + suit], state[FOUNDATIONS + suit + 4] = up, home - up
+        for rank in range(13):
+            outside += [suit * 13 + rank] * (2 - (rank < up) - (rank >= 13 - (home - up)))
+    assume(5 <= len(outside) <= 10)
+    outside = draw(st.permutations(outside))
+    cells = draw(st.integers(0, min(len(outside) - 2, 7)))
+    for r, card in enumerate(outside[:cells]):
+        state[r * CAPACITY] = card
+        state[LENGTHS + r] = 1
+    for card in outside[cells:]:
+        column = TABLEAU + draw(st.integers(0, 2))
+        state[column * CAPACITY + state[LENGTHS + column]] = card
+        state[LENGTHS + column] += 1
+    state[REDEALS] = draw(st.integers(1, 2))
+    return state
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(start=small_endgames())
+def test_the_search_agrees_with_brute_force(work, start):
+    rules = TOURNAMENT.array
+    expected = winnable_by_brute_force(start, rules)
+    result = solve(start, rules, 1_000_000, 2000, False, work)
+    assert result == (WON if expected else LOST)
+    if result == WON:
+        assert foundation_cards(replay(start, line_of(work, result), rules)) == 104
+
+
+# --- whole deals: the oracle's lines and the fair solver
+
+
+def trace_lines(solution) -> list[str]:
+    return trace(solution.play).splitlines()
+
+
+@pytest.mark.parametrize("game_id", ["tournament", "cicely"])
+def test_oracle_lines_replay_in_the_reference_implementation(game_id):
+    game = get_game(game_id)
+    verdicts = []
+    for deal in range(3):
+        deck, reshuffles = deal_deck(game.array, 0, deal)
+        solution = solve_deal(game, deck, 200_000, 0, deal, reshuffles)
+        result = ref.check_trace(trace_lines(solution))
+        assert result == solution.play.outcome.result()
+        assert result["won"] == (solution.verdict == "won")
+        if solution.verdict == "won":
+            assert result["foundation_cards"] == 104
+        verdicts.append(solution.verdict)
+    assert "won" in verdicts
+
+
+def test_the_solver_policy_is_deterministic_and_beats_lookahead():
+    game = get_game("tournament")
+    solver = resolve_policy("solver[budget=20000]")
+    first = run_compiled(game, solver, 4, 0, 30)
+    assert (first == run_compiled(game, solver, 4, 0, 30)).all()
+    lookahead = run_compiled(game, resolve_policy("lookahead"), 4, 0, 30)
+    assert first[:, 1].sum() > lookahead[:, 1].sum() + 5
+    assert (first[:, 1] >= lookahead[:, 1]).mean() > 0.9
+
+
+def test_the_oracle_wins_every_deal_the_solver_wins():
+    game = get_game("tournament")
+    oracle = run_compiled(game, resolve_policy("oracle[budget=50000]"), 2, 0, 20)
+    solver = run_compiled(game, resolve_policy("solver"), 2, 0, 20)
+    assert (oracle[:, 1] >= solver[:, 1]).all()
+
+
+def test_solve_command_reports_and_writes_a_checkable_trace(cli, tmp_path):
+    path = tmp_path / "line.jsonl"
+    result = cli("solve", "--game", "tournament", "--seed", "0", "--deal", "1", "--trace", path)
+    assert result.code == 0, result.stderr
+    assert ": won (a winning line of" in result.stdout
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[0])["policy"] == "oracle"
+    assert ref.check_trace(lines)["won"] is True
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--game", "tournament"], "give either --deck FILE or --deal I"),
+    (["--game", "tournament", "--deal", "1", "--budget", "lots"], "not a number of positions"),
+    (["--game", "chess", "--deal", "1"], "unknown game"),
+])
+def test_solve_command_refuses_bad_input_in_one_line(cli, args, message):
+    result = cli("solve", *args)
+    assert result.code == 2
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_the_oracle_is_not_a_player(cli):
+    result = cli("play", "--game", "tournament", "--deal", "0", "--policy", "oracle")
+    assert result.code != 0
+    assert "not a player" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_run_labels_the_oracle_and_compares_it_with_the_best_policy(cli, tmp_path):
+    out = tmp_path / "run"
+    result = cli("run", "--games", "12", "--game", "tournament", "--policy", "lookahead",
+                 "--policy", "oracle[budget=20000]", "--workers", "1", "--out", out, "-q")
+    assert result.code == 0, result.stderr
+    summary = (out / "summary.md").read_text()
+    assert "oracle[budget=20000] (perfect-information oracle)" in summary
+    assert "is not a player" in summary
+    import pandas as pd
+
+    comparisons = pd.read_csv(out / "comparisons.csv")
+    row = comparisons[comparisons.comparison == "oracle minus best policy"].iloc[0]
+    assert (row.policy_a, row.policy_b) == ("oracle[budget=20000]", "lookahead")
+    assert row.deals == 12 and row.only_b == 0  # the oracle wins whatever lookahead wins
+
+
+def test_the_oracle_interval_brackets_its_unknown_deals():
+    import pandas as pd
+
+    from simstats.report import Tally
+    from simstats.stats import wilson_interval
+
+    tally = Tally()
+    tally.add(pd.DataFrame({
+        "won": [1] * 60 + [0] * 40, "foundation_cards": [104] * 60 + [90] * 40,
+        "moves": 0, "deals": 0, "redeals": 0, "reshuffles": 0,
+        "end": ["won"] * 60 + ["unknown"] * 10 + ["no_moves"] * 30,
+    }))
+    row = tally.row("tournament", "oracle")
+    assert row["win_rate"] == 0.6
+    assert row["ci_low"] == wilson_interval(60, 100)[0]
+    assert row["ci_high"] == wilson_interval(70, 100)[1]
