@@ -22,7 +22,7 @@ from ..deals import policy_salt, start_stream
 from ..engine.notation import move_text
 from ..engine.observe import Observation
 from ..engine.state import NO_MOVE
-from . import dig, foundation_only, lookahead, random_moves
+from . import dig, foundation_only, lookahead, random_moves, rollout
 from .compiled import CODES, choose_builtin, scratch_buffers
 from .tactics import forget
 
@@ -90,6 +90,7 @@ BUILTIN_MODULES = {
     "random": random_moves,
     "dig": dig,
     "lookahead": lookahead,
+    "rollout": rollout,
 }
 BUILTINS = {name: _builtin(name, module) for name, module in BUILTIN_MODULES.items()}
 

@@ -11,44 +11,48 @@ import numpy as np
 from ..cards import HIDDEN
 from ..engine.state import CAPACITY, MAX_LEGAL_MOVES, SIZE, STOCK
 from ..jit import jit_inline
-from . import dig, foundation_only, lookahead, random_moves
+from . import dig, foundation_only, lookahead, random_moves, rollout
 from .tactics import NO_PLAN, PLAN, SEEN_SLOTS
 
 FOUNDATION_ONLY = 0
 RANDOM = 1
 DIG = 2
 LOOKAHEAD = 3
+ROLLOUT = 4
 
 CODES = {"foundation-only": FOUNDATION_ONLY, "random": RANDOM, "dig": DIG,
-         "lookahead": LOOKAHEAD}
+         "lookahead": LOOKAHEAD, "rollout": ROLLOUT}
 SCRATCH_LEVELS = lookahead.MAX_DEPTH + 2
 
 
-def scratch_buffers() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def scratch_buffers() -> tuple:
     """The compiled choosers' working memory (they never allocate): search positions (their
-    stock slots hidden), move lists, search cursors, and a memory of positions seen."""
+    stock slots hidden), move lists, search cursors, a memory of positions seen, and the
+    rollout's buffers (one tuple). Choosers take elements by index: more may be appended."""
     positions = np.zeros((SCRATCH_LEVELS, SIZE), dtype=np.int16)
     positions[:, STOCK * CAPACITY : (STOCK + 1) * CAPACITY] = HIDDEN
     moves = np.empty((SCRATCH_LEVELS, MAX_LEGAL_MOVES), dtype=np.int64)
     cursors = np.zeros((SCRATCH_LEVELS, 3), dtype=np.int64)
     seen = np.zeros(SEEN_SLOTS + 1, dtype=np.int64)
     seen[PLAN] = NO_PLAN
-    return positions, moves, cursors, seen
+    return positions, moves, cursors, seen, rollout.buffers()
 
 
 @jit_inline
 def uses_memory(code):
-    return code == LOOKAHEAD
+    return code == LOOKAHEAD or code == ROLLOUT
 
 
 @jit_inline
 def choose_builtin(code, params, obs, rules, stream, scratch):
     """The move the built-in policy `code` makes, or NO_MOVE to stop."""
-    positions, moves, cursors, seen = scratch
+    positions, moves, cursors, seen = scratch[0], scratch[1], scratch[2], scratch[3]
     if code == FOUNDATION_ONLY:
         return foundation_only.choose(obs, rules)
     if code == RANDOM:
         return random_moves.choose(obs, rules, stream, moves[0])
     if code == DIG:
         return dig.choose(obs, rules, positions)
+    if code == ROLLOUT:
+        return rollout.choose(obs, rules, params, stream, seen, scratch[4])
     return lookahead.choose(obs, rules, params, positions, moves, cursors, seen)
