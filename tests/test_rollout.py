@@ -122,9 +122,10 @@ def test_rollout_scores_more_than_its_base_policy_in_tournament():
     def home(name: str) -> np.ndarray:
         return run_compiled(game, resolve_policy(name), 0, 0, 30)[:, 2].astype(float)
 
-    # measured: +25 cards on average, standard error 3.5 (benchmarks/rollout.md)
+    # measured on 1,000 deals: 47.7 against 22.3 (benchmarks/rollout.md); here 52.3 and 23.6
     assert home("rollout[base=0]").mean() > home("foundation-only").mean() + 10
-    # measured: +4 cards over these deals, on 300 deals +5 (a fixed-deal check, not a proof)
+    # measured on 1,000 deals: +8.2 +- 1.6; over these 30 deals +4.2 with a standard error of
+    # 4.9, so this is a check of fixed deals, not a proof
     assert home("rollout").mean() > home("dig").mean()
 
 
