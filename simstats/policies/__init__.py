@@ -22,7 +22,7 @@ from ..deals import policy_salt, start_stream
 from ..engine.notation import move_text
 from ..engine.observe import Observation
 from ..engine.state import NO_MOVE
-from . import dig, endgame, foundation_only, lookahead, oracle, random_moves
+from . import dig, endgame, foundation_only, lookahead, oracle, random_moves, rollout
 from .compiled import CODES, ORACLE, choose_builtin, scratch_buffers, start_deal
 
 ENTRY_POINT_GROUP = "simstats.policies"
@@ -89,6 +89,7 @@ BUILTIN_MODULES = {
     "random": random_moves,
     "dig": dig,
     "lookahead": lookahead,
+    "rollout": rollout,
     "solver": endgame,
 }
 BUILTINS = {name: _builtin(name, module) for name, module in BUILTIN_MODULES.items()}

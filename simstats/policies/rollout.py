@@ -1,0 +1,260 @@
+"""`rollout`: each candidate move is played out by a fast base policy on several samples of the
+hidden cards, drawn consistently with what the player has seen; the best mean wins. Opt-in: it
+costs hundreds of base-policy games per deal.
+
+Priorities: (1) a foundation move (RULES.md 9.1 order), without rollout; when the card fits
+both foundations of its suit, the one whose playouts score higher; (2) otherwise the candidate
+with the best mean playout score, ties to the earlier candidate. Candidates, in order: the base
+policy's own move (so a move is changed only when playouts find a better one; the base's stop
+scores the cards home now), then every other legal move of a visible card except foundation
+transfers and moves that cannot matter (a cell fill other than to the first empty cell, a lone
+card moved to an empty column), then deal, then redeal. A move back to a position met earlier
+in the deal is no candidate, so play cannot go round in circles; a single candidate is made
+without rollout.
+
+A sample: the hidden cards are the 104 cards less every visible card (reserve, tableau,
+foundations: a foundation holds the in-suit run its count gives); they are shuffled with the
+policy's own stream (RULES.md 11) and put into the observation's HIDDEN slots (the stock, and
+Napoleon's Flank's buried column cards). A playout makes the candidate move on the sample, then
+lets the base policy play, choosing from an observation of the sampled position as in a real
+game, until the game ends, the base stops, or `horizon` base moves are made; its score is the
+cards home then (a win is 104). Every candidate is played out on the same samples. The policy
+reads only the observation and its own stream, so it is fair by construction.
+
+Parameters, e.g. rollout[samples=8,base=0]: samples per candidate; base, the compiled code of
+the base policy (0 foundation-only, 1 random, 2 dig); horizon, base moves per playout (0: to the
+end of the game).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards import HIDDEN
+from ..deals import below
+from ..engine.moves import (
+    apply_move,
+    can_place,
+    foundation_cards,
+    is_down_foundation,
+    legal_moves,
+    pile_top,
+    status,
+)
+from ..engine.observe import observe
+from ..engine.state import (
+    CAPACITY,
+    DEAL,
+    FOUNDATION_PLACE,
+    FOUNDATIONS,
+    LENGTHS,
+    MAX_LEGAL_MOVES,
+    MOVE_LIMIT,
+    MOVES,
+    N_PLACES,
+    NO_MOVE,
+    ONGOING,
+    REDEAL,
+    SIZE,
+    STOCK,
+)
+from ..jit import jit, jit_inline
+from . import dig, foundation_only, random_moves
+from .lookahead import worth_trying
+from .tactics import copy_position, first_foundation_move, position_key, remember, was_seen
+
+DESCRIPTION = "each candidate played out by a base policy on sampled hidden cards; best mean (slow)"
+# Parameters in the order of the compiled parameter array.
+PARAMETERS = {"samples": 4.0, "base": 2.0, "horizon": 0.0}
+SAMPLES = 0
+BASE = 1
+HORIZON = 2
+MAX_SAMPLES = 1000
+BASE_FOUNDATION_ONLY = 0  # the base codes are the built-ins' compiled codes (compiled.CODES)
+BASE_RANDOM = 1
+BASE_DIG = 2
+
+# Rows of the rollout's position buffer.
+DIG_ROW = 0  # dig's own working position
+SAMPLE = 1  # the observation with its hidden cards filled in
+PLAYOUT = 2  # a playout's position
+VIEW = 3  # the observation of a playout's position the base policy chooses from
+PROBE = 4  # where a candidate move is tried on the observation
+N_ROWS = 5
+# Rows of the rollout's move buffer.
+CANDIDATES = 0
+LEGAL = 1  # the legal moves; also the random base policy's list
+TOTALS = 2  # the summed playout scores of each candidate
+COUNTS = CAPACITY  # cards[COUNTS + card]: copies of a card not yet seen
+
+
+def buffers() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rollout's working memory: positions (stock slots hidden), move lists and scores,
+    and the hidden cards (their counts per card after index CAPACITY)."""
+    positions = np.zeros((N_ROWS, SIZE), dtype=np.int16)
+    positions[:, STOCK * CAPACITY : (STOCK + 1) * CAPACITY] = HIDDEN
+    moves = np.zeros((3, MAX_LEGAL_MOVES), dtype=np.int64)
+    cards = np.zeros(CAPACITY + 52, dtype=np.int16)
+    return positions, moves, cards
+
+
+@jit
+def hidden_cards(obs, rules, cards):
+    """Write the cards the player has not seen into cards[0:n], in card order; return n."""
+    for c in range(52):
+        cards[COUNTS + c] = 2
+    for p in range(STOCK):
+        base = p * CAPACITY
+        for k in range(obs[LENGTHS + p]):
+            card = obs[base + k]
+            if card != HIDDEN:
+                cards[COUNTS + card] -= 1
+    for f in range(8):
+        suit = f % 4
+        for k in range(obs[FOUNDATIONS + f]):
+            rank = 12 - k if is_down_foundation(rules, f) else k
+            cards[COUNTS + suit * 13 + rank] -= 1
+    n = 0
+    for c in range(52):
+        for _ in range(cards[COUNTS + c]):
+            cards[n] = c
+            n += 1
+    return n
+
+
+@jit
+def sample_position(obs, rules, stream, cards, pos):
+    """Copy `obs` into `pos` with its HIDDEN cards replaced by a random draw of the unseen
+    cards (shuffled with `stream`); return how many slots were filled."""
+    n = hidden_cards(obs, rules, cards)
+    for i in range(n - 1, 0, -1):
+        j = below(stream, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    copy_position(obs, pos)
+    filled = 0
+    for p in range(STOCK + 1):
+        base = p * CAPACITY
+        for k in range(pos[LENGTHS + p]):
+            if pos[base + k] == HIDDEN and filled < n:
+                pos[base + k] = cards[filled]
+                filled += 1
+    return filled
+
+
+@jit_inline
+def base_choice(base, view, rules, stream, positions, buffer):
+    """The base policy's move from observation `view`."""
+    if base == BASE_FOUNDATION_ONLY:
+        return foundation_only.choose(view, rules)
+    if base == BASE_RANDOM:
+        return random_moves.choose(view, rules, stream, buffer)
+    return dig.choose(view, rules, positions)
+
+
+@jit
+def playout(pos, rules, base, horizon, stream, positions, buffer):
+    """Let the base policy play position `pos` (a full position) from an observation of it,
+    as in a real game; return the cards home at the end or after `horizon` moves."""
+    view = positions[VIEW]
+    made = 0
+    while horizon <= 0 or made < horizon:
+        if base == BASE_RANDOM:
+            if status(pos, rules) != ONGOING:
+                break
+        elif foundation_cards(pos) == 104 or pos[MOVES] >= MOVE_LIMIT:
+            break  # the deterministic bases stop by themselves when no move is left
+        observe(pos, rules, view)
+        move = base_choice(base, view, rules, stream, positions, buffer)
+        if move == NO_MOVE:
+            break
+        apply_move(pos, rules, move)
+        made += 1
+    return foundation_cards(pos)
+
+
+@jit_inline
+def leads_back(obs, rules, move, probe, seen):
+    """Whether a card move returns to a position met earlier in this deal."""
+    if move == DEAL or move == REDEAL:
+        return False
+    copy_position(obs, probe)
+    apply_move(probe, rules, move)
+    return was_seen(seen, position_key(probe))
+
+
+@jit
+def add_candidate(obs, rules, move, candidates, n, positions, seen):
+    """Append `move` to candidates[0:n] unless it is there already or leads back; return n."""
+    for i in range(n):
+        if candidates[i] == move:
+            return n
+    if move != NO_MOVE and leads_back(obs, rules, move, positions[PROBE], seen):
+        return n
+    candidates[n] = move
+    return n + 1
+
+
+@jit
+def find_candidates(obs, rules, base, stream, positions, moves, seen):
+    """The candidates of the module docstring into moves[CANDIDATES]; return their count."""
+    candidates = moves[CANDIDATES]
+    move = first_foundation_move(obs, rules)
+    if move != NO_MOVE:
+        candidates[0] = move
+        src, dst = move // N_PLACES, move % N_PLACES
+        other = dst + 4
+        if other < FOUNDATION_PLACE + 8 and can_place(obs, rules, pile_top(obs, src), src,
+                                                      other):
+            candidates[1] = src * N_PLACES + other
+            return 2
+        return 1
+    legal = moves[LEGAL]
+    first = base_choice(base, obs, rules, stream, positions, legal)
+    n = add_candidate(obs, rules, first, candidates, 0, positions, seen)
+    count = legal_moves(obs, rules, legal)
+    for i in range(count):
+        move = legal[i]
+        if worth_trying(obs, rules, move) and move // N_PLACES < FOUNDATION_PLACE:
+            n = add_candidate(obs, rules, move, candidates, n, positions, seen)
+    for i in range(count):
+        if legal[i] == DEAL or legal[i] == REDEAL:
+            n = add_candidate(obs, rules, legal[i], candidates, n, positions, seen)
+    return n
+
+
+@jit
+def choose(obs, rules, params, stream, seen, buffers):
+    positions, moves, cards = buffers[0], buffers[1], buffers[2]
+    samples = min(max(int(params[SAMPLES]), 1), MAX_SAMPLES)
+    base = int(params[BASE])
+    if base != BASE_FOUNDATION_ONLY and base != BASE_RANDOM:
+        base = BASE_DIG
+    horizon = int(params[HORIZON])
+    remember(seen, position_key(obs))
+    n = find_candidates(obs, rules, base, stream, positions, moves, seen)
+    candidates, totals = moves[CANDIDATES], moves[TOTALS]
+    if n == 0:
+        return NO_MOVE
+    if n == 1:
+        return candidates[0]
+    for c in range(n):
+        totals[c] = 0
+    home = foundation_cards(obs)
+    sample, pos = positions[SAMPLE], positions[PLAYOUT]
+    if base != BASE_RANDOM and hidden_cards(obs, rules, cards) == 0:
+        samples = 1  # nothing to sample and a deterministic base: every playout is the same
+    for _ in range(samples):
+        sample_position(obs, rules, stream, cards, sample)
+        for c in range(n):
+            move = candidates[c]
+            if move == NO_MOVE:
+                totals[c] += home
+                continue
+            copy_position(sample, pos)
+            apply_move(pos, rules, move)
+            totals[c] += playout(pos, rules, base, horizon, stream, positions, moves[LEGAL])
+    best = 0
+    for c in range(1, n):
+        if totals[c] > totals[best]:
+            best = c
+    return candidates[best]
