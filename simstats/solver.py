@@ -14,7 +14,8 @@ state, stock order included, and is a perfect-information bound rather than a pl
   card goes home from a reserve cell (or from a column once the stock is out and no redeal is
   left) when its suit already has 14 or more cards home. Then the other copy of that card is
   home, no other card can ever take its place and no transfer is possible in that suit, so any
-  winning line stays a winning line with this card home earlier.
+  winning line stays a winning line with this card home earlier. In Kingsdown Eights a card
+  goes home at once when no card can ever be built on it (see safe_when_nothing_builds_on).
 - Transfers only as part of a play home: when 13 cards of a suit are home (one of each rank),
   transfers can shift the two piles' boundary to accept any rank of the suit and back again, so
   all such boundaries are one position for the search (one fingerprint), and a card of that suit
@@ -102,31 +103,55 @@ def mix(z):
     return z ^ (z >> 31)
 
 
+@jit_inline
+def columns_interchangeable(pos, rules):
+    """Whether the columns' order can no longer matter: no deal, refill or redeal will treat
+    them by their place (Kingsdown Eights deals to its reserve; Cicely's stock is out;
+    Tournament's stock is out and no redeal is left)."""
+    stock_out = pos[LENGTHS + STOCK] == 0
+    return ((rules[R.DEAL_TO_RESERVE] != 0 or stock_out)
+            and (rules[R.REFILL] == 0 or stock_out)
+            and pos[REDEALS] >= rules[R.MAX_REDEALS])
+
+
+@jit_inline
+def pile_hash(pos, p):
+    h = 1469598103934665603
+    n = pos[LENGTHS + p]
+    base = p * CAPACITY
+    for k in range(n):
+        h = (h ^ pos[base + k]) * 1099511628211
+    return (h ^ n) * 1099511628211
+
+
 @jit
 def fingerprint(pos, rules):
     """A 62-bit fingerprint of everything that decides the future: piles (stock included),
-    foundations, redeals made. Reserve cells are summed, so their order does not count."""
+    foundations, redeals made. What the rules treat alike counts once: reserve cells, and
+    columns whose order can no longer matter, are summed; two foundations of a suit built the
+    same way are sorted; every boundary of a suit with 13 cards home is one (transfers)."""
     h = 1469598103934665603
-    first = 0
-    if rules[R.RESERVE_CELLS]:
-        cells = 0
-        for r in range(8):
-            if pos[LENGTHS + r] > 0:
-                cells += mix(pos[r * CAPACITY] + 7919)
-        h = (h ^ cells) * 1099511628211
-        first = TABLEAU
-    for p in range(first, STOCK + 1):
-        n = pos[LENGTHS + p]
-        h = (h ^ (n + 1000 * p)) * 1099511628211
-        base = p * CAPACITY
-        for k in range(n):
-            h = (h ^ pos[base + k]) * 1099511628211
+    symmetric_columns = columns_interchangeable(pos, rules)
+    cells = 0
+    columns = 0
+    for p in range(STOCK + 1):
+        if p < TABLEAU and rules[R.RESERVE_CELLS]:
+            if pos[LENGTHS + p] > 0:
+                cells += mix(pos[p * CAPACITY] + 7919)
+        elif TABLEAU <= p < STOCK and symmetric_columns:
+            columns += mix(pile_hash(pos, p))
+        else:
+            h = (h ^ pile_hash(pos, p) ^ p) * 1099511628211
+    h = (h ^ cells) * 1099511628211
+    h = (h ^ columns) * 1099511628211
     for suit in range(4):
-        up, down = pos[FOUNDATIONS + suit], pos[FOUNDATIONS + suit + 4]
-        if rules[R.TRANSFERS] and up + down == 13:
-            up, down = 13, 0  # every boundary of a suit with 13 home is one position
-        h = (h ^ up) * 1099511628211
-        h = (h ^ down) * 1099511628211
+        first, second = pos[FOUNDATIONS + suit], pos[FOUNDATIONS + suit + 4]
+        if rules[R.TRANSFERS] and first + second == 13:
+            first, second = 13, 0  # every boundary of a suit with 13 home is one position
+        elif not rules[R.DOWN_FOUNDATIONS] and second > first:
+            first, second = second, first  # two piles built up from the ace
+        h = (h ^ first) * 1099511628211
+        h = (h ^ second) * 1099511628211
     h = (h ^ pos[REDEALS]) * 1099511628211
     return (mix(h) & 0x3FFFFFFFFFFFFFFF) | 1
 
@@ -152,9 +177,35 @@ def suit_home(pos, suit):
 
 
 @jit
+def safe_when_nothing_builds_on(pos, rules):
+    """Kingsdown Eights: a card may go home at once when no card can ever be built on it: it is
+    an ace or a two (an ace can always go home), or both copies of each card one rank lower
+    and of the other colour are home. Then the card can serve only by moving, and home is
+    the move that frees the most."""
+    for src in range(TABLEAU + rules[R.N_COLUMNS]):
+        card = pile_top(pos, src)
+        if card < 0:
+            continue
+        rank, suit = card % 13, card // 13
+        red = suit == 1 or suit == 2
+        nothing_builds = True
+        if rank >= 2:
+            for other in range(4):
+                if (other == 1 or other == 2) != red and (
+                        pos[FOUNDATIONS + other] < rank or pos[FOUNDATIONS + other + 4] < rank):
+                    nothing_builds = False
+        if not nothing_builds:
+            continue
+        for f in (suit, suit + 4):
+            if fits_foundation(pos, rules, card, f):
+                return src * N_PLACES + FOUNDATION_PLACE + f
+    return -1
+
+
+@jit
 def safe_move(pos, rules, eager):
     """A foundation play that no winning line can need to delay (see the module docstring),
-    or -1. Only in games without building that have transfers (Tournament, Napoleon's Flank).
+    or -1. Not in Cicely, whose builds in suit both ways make a proof longer than it is worth.
     `eager`: any play home from a reserve cell or a column top (fast, but proves nothing)."""
     if eager:
         for src in range(TABLEAU + rules[R.N_COLUMNS]):
@@ -165,6 +216,8 @@ def safe_move(pos, rules, eager):
                 if fits_foundation(pos, rules, card, f):
                     return src * N_PLACES + FOUNDATION_PLACE + f
         return -1
+    if rules[R.BUILD] == R.BUILD_DOWN_ALTERNATE_COLOUR and not rules[R.TRANSFERS]:
+        return safe_when_nothing_builds_on(pos, rules)
     if rules[R.BUILD] != R.BUILD_NONE or not rules[R.RESERVE_CELLS] or not rules[R.TRANSFERS]:
         return -1
     columns_settled = pos[LENGTHS + STOCK] == 0 and pos[REDEALS] >= rules[R.MAX_REDEALS]

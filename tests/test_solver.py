@@ -130,18 +130,26 @@ def test_the_move_guard_is_respected(work):
 # breadth-first search over every legal move, on small Tournament endgames
 
 
-def _key(state: np.ndarray) -> bytes:
-    """Everything but the move counter; reserve cells as a sorted list (any card may fill any
-    empty cell and a cell card can only go home, so which cell holds it does not matter)."""
-    cells = sorted(int(state[r * CAPACITY]) for r in range(8) if state[LENGTHS + r])
-    piles = [state[p * CAPACITY : p * CAPACITY + state[LENGTHS + p]].tobytes()
-             for p in range(TABLEAU, STOCK + 1)]
-    return (bytes(cells) + b"|" + b"|".join(piles) + state[FOUNDATIONS:MOVES].tobytes()
+def _key(state: np.ndarray, cells: bool) -> bytes:
+    """Everything but the move counter. Tournament's reserve cells as a sorted list (any card
+    may fill any empty cell and a cell card can only go home, so which cell holds it does not
+    matter); Kingsdown Eights' columns sorted (its deals go to the reserve piles, and a card
+    may go to any empty column, so no rule tells its columns apart)."""
+    def pile(p):
+        return state[p * CAPACITY : p * CAPACITY + state[LENGTHS + p]].tobytes()
+
+    if cells:
+        reserve = [bytes(sorted(int(state[r * CAPACITY]) for r in range(8) if state[LENGTHS + r]))]
+        columns = [pile(p) for p in range(TABLEAU, STOCK)]
+    else:
+        reserve = [pile(p) for p in range(TABLEAU)]
+        columns = sorted(pile(p) for p in range(TABLEAU, STOCK))
+    return (b"|".join([*reserve, *columns, pile(STOCK)]) + state[FOUNDATIONS:MOVES].tobytes()
             + bytes([state[REDEALS]]))
 
 
-def winnable_by_brute_force(start: np.ndarray, rules) -> bool:
-    seen, queue = {_key(start)}, deque([start])
+def winnable_by_brute_force(start: np.ndarray, rules, cells: bool = True) -> bool:
+    seen, queue = {_key(start, cells)}, deque([start])
     buffer = np.empty(MAX_LEGAL_MOVES, dtype=np.int64)
     while queue:
         state = queue.popleft()
@@ -150,45 +158,52 @@ def winnable_by_brute_force(start: np.ndarray, rules) -> bool:
         for move in buffer[: legal_moves(state, rules, buffer)]:
             child = state.copy()
             apply_move(child, rules, int(move))
-            key = _key(child)
+            key = _key(child, cells)
             if key not in seen:
                 seen.add(key)
                 queue.append(child)
-        assert len(seen) < 200_000, "position too big for the brute-force check"
+        assert len(seen) < 300_000, "position too big for the brute-force check"
     return False
 
 
 @st.composite
-def small_endgames(draw):
-    """Foundation counts near full, and the 5-10 cards not home dealt to cells and columns,
-    some cells taken from the start so that cells are scarce as in a real game."""
+def small_endgames(draw, game_id):
+    """Foundation counts near full, and the 5-10 cards not home dealt to the reserve and the
+    columns: in Tournament some cells taken from the start, so that cells are scarce as in a
+    real game; in Kingsdown Eights onto its reserve piles and columns."""
+    kingsdown = game_id == "kingsdown-eights"
     state = np.zeros(SIZE, dtype=np.int16)
     outside = []
     for suit in range(4):
         home = draw(st.integers(20, 26))
-        up = draw(st.integers(home - 13, 13))
-        state[FOUNDATIONS + suit], state[FOUNDATIONS + suit + 4] = up, home - up
+        first = draw(st.integers(home - 13, 13))
+        state[FOUNDATIONS + suit], state[FOUNDATIONS + suit + 4] = first, home - first
         for rank in range(13):
-            outside += [suit * 13 + rank] * (2 - (rank < up) - (rank >= 13 - (home - up)))
+            second_holds = rank < home - first if kingsdown else rank >= 13 - (home - first)
+            outside += [suit * 13 + rank] * (2 - (rank < first) - second_holds)
     assume(5 <= len(outside) <= 10)
     outside = draw(st.permutations(outside))
-    cells = draw(st.integers(0, min(len(outside) - 2, 7)))
-    for r, card in enumerate(outside[:cells]):
-        state[r * CAPACITY] = card
-        state[LENGTHS + r] = 1
-    for card in outside[cells:]:
-        column = TABLEAU + draw(st.integers(0, 2))
-        state[column * CAPACITY + state[LENGTHS + column]] = card
-        state[LENGTHS + column] += 1
+    for i, card in enumerate(outside):
+        if kingsdown:
+            pile = draw(st.integers(0, 5))  # reserve piles R0-R2, columns T0-T2
+            pile = pile if pile < 3 else TABLEAU + pile - 3
+        elif i < draw(st.integers(0, min(len(outside) - 2, 7))):
+            pile = i  # a cell
+        else:
+            pile = TABLEAU + draw(st.integers(0, 2))
+        state[pile * CAPACITY + state[LENGTHS + pile]] = card
+        state[LENGTHS + pile] += 1
     state[REDEALS] = draw(st.integers(1, 2))
     return state
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(start=small_endgames())
-def test_the_search_agrees_with_brute_force(work, start):
-    rules = TOURNAMENT.array
-    expected = winnable_by_brute_force(start, rules)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+@pytest.mark.parametrize("game_id", ["tournament", "kingsdown-eights"])
+def test_the_search_agrees_with_brute_force(work, game_id, data):
+    start = data.draw(small_endgames(game_id))
+    rules = get_game(game_id).array
+    expected = winnable_by_brute_force(start, rules, cells=game_id == "tournament")
     result = solve(start, rules, 1_000_000, 2000, False, work)
     assert result == (WON if expected else LOST)
     if result == WON:
