@@ -15,14 +15,24 @@ from __future__ import annotations
 
 from ..cards import HIDDEN
 from ..engine import rules as R
-from ..engine.moves import apply_move, can_place, legal_moves, pile_top
+from ..engine.moves import (
+    apply_move,
+    can_place,
+    can_redeal,
+    fits_foundation,
+    foundation_top,
+    pile_top,
+)
 from ..engine.state import (
+    CAPACITY,
     DEAL,
     FOUNDATION_PLACE,
     LENGTHS,
     N_PLACES,
     NO_MOVE,
     REDEAL,
+    REDEALS,
+    STOCK,
     TABLEAU,
 )
 from ..jit import jit, jit_inline
@@ -36,37 +46,50 @@ from .tactics import (
     first_foundation_move,
     play_home,
     position_key,
+    recall,
     remember,
+    remember_move,
     was_seen,
 )
 
 DESCRIPTION = "best line of digs/cell fills/builds + foundation plays by position score; deal"
 # Parameters in the order of the compiled parameter array: the evaluation weights, then depth.
-PARAMETERS = {"free": 1.5, "empty": 2.0, "near": 0.3, "dig": 0.0, "wait": 0.15, "depth": 2.0,
-              "step": 0.01}
+PARAMETERS = {"free": 1.5, "empty": 2.0, "near": 0.3, "dig": 0.3, "wait": 0.15, "depth": 2.0,
+              "step": 0.01, "redeal": 2.0, "wide": 0.0, "late": 2.0,
+              "dealfree": 0.0, "deep": 3.0}
 DEPTH = N_WEIGHTS
 STEP_COST = N_WEIGHTS + 1  # per move of a line: the shorter of two equal lines wins
+REDEAL_LEFT = N_WEIGHTS + 2  # a redeal still to make: a line that spends one pays it
+WIDE = N_WEIGHTS + 3  # first steps searched deeper, the best scoring first (0: all)
+LATE_DEPTH = N_WEIGHTS + 4  # the depth once every card left is known (0: depth)
+DEAL_FREE = N_WEIGHTS + 5  # 1: a deal or redeal of known cards does not count for the depth
+DEEP = N_WEIGHTS + 6  # the depth tried before dealing, redealing or stopping (0: none)
 MAX_DEPTH = 4
-DIG = 1 << 20  # a dig step is DIG + column * 16 + cards
+WORK_ROW = MAX_DEPTH  # rows of the scratch move lists past the levels': evaluate's tallies,
+KEYS_ROW = MAX_DEPTH + 1  # and the first steps' scores
+DIG = 1 << 20  # a dig step is DIG + column
 
 
 @jit_inline
-def worth_trying(pos, rules, move):
-    """Skip moves that cannot matter: deal/redeal, hidden cards, foundation plays (every step
-    ends with them), a cell fill other than to the first empty cell, a lone card moved to an
-    empty column."""
-    if move == DEAL or move == REDEAL:
-        return False
-    src, dst = move // N_PLACES, move % N_PLACES
-    if src < FOUNDATION_PLACE:
-        if pile_top(pos, src) == HIDDEN or dst >= FOUNDATION_PLACE:
+def all_known(pos, pile, first, last):
+    for k in range(first, last):
+        if pos[pile * CAPACITY + k] == HIDDEN:
             return False
-    if dst < TABLEAU:
-        for r in range(dst):
-            if pos[LENGTHS + r] == 0:
-                return False
-    elif dst < FOUNDATION_PLACE and pos[LENGTHS + dst] == 0:
-        if TABLEAU <= src < FOUNDATION_PLACE and pos[LENGTHS + src] == 1:
+    return True
+
+
+@jit_inline
+def deal_is_known(pos, rules):
+    """Whether every card the next deal brings is known (a stock rebuilt after a redeal)."""
+    n = pos[LENGTHS + STOCK]
+    piles = 8 if rules[R.DEAL_TO_RESERVE] else rules[R.N_COLUMNS]
+    return all_known(pos, STOCK, max(n - piles * rules[R.DEAL_PER_PILE], 0), n)
+
+
+@jit_inline
+def redeal_is_known(pos, rules):
+    for c in range(rules[R.N_COLUMNS]):
+        if not all_known(pos, TABLEAU + c, 0, pos[LENGTHS + TABLEAU + c]):
             return False
     return True
 
@@ -81,25 +104,65 @@ def first_empty_cell(pos, rules):
 
 
 @jit
-def candidates(pos, rules, out):
-    """The steps worth trying from `pos`: single moves, then digs of 2 or more cards."""
-    n = legal_moves(pos, rules, out)
+def candidates(pos, rules, out, first_column):
+    """The steps worth trying from `pos`, in legal_moves' order: a visible column top to the
+    first empty cell, a build (a lone card moved to an empty column is skipped), a foundation
+    transfer, deal and redeal when every card they bring is known; then digs of 2 or more cards.
+    Foundation plays are no steps: every step ends with them. Cell fills and digs of columns
+    before `first_column` are left out: after one of column c, those of columns up to c give
+    the lines already tried the other way round (or a longer dig of c)."""
     kept = 0
-    for i in range(n):
-        if worth_trying(pos, rules, out[i]):
-            out[kept] = out[i]
+    cell = first_empty_cell(pos, rules)
+    build = rules[R.BUILD] != R.BUILD_NONE
+    n_columns = rules[R.N_COLUMNS]
+    for src in range(TABLEAU + n_columns):
+        if src < TABLEAU and not build:
+            continue
+        card = pile_top(pos, src)
+        if card < 0 or card == HIDDEN:
+            continue
+        if src >= TABLEAU + first_column and 0 <= cell:
+            out[kept] = src * N_PLACES + cell
             kept += 1
-    free = 0
-    if rules[R.RESERVE_CELLS]:
-        for r in range(8):
-            if pos[LENGTHS + r] == 0:
-                free += 1
-    for c in range(rules[R.N_COLUMNS]):
-        length = pos[LENGTHS + TABLEAU + c]
-        for k in range(2, min(free, length) + 1):
-            out[kept] = DIG + c * 16 + k
+        if build:
+            for dst in range(TABLEAU, TABLEAU + n_columns):
+                if not can_place(pos, rules, card, src, dst):
+                    continue
+                if pos[LENGTHS + dst] == 0 and src >= TABLEAU and pos[LENGTHS + src] == 1:
+                    continue
+                out[kept] = src * N_PLACES + dst
+                kept += 1
+    if rules[R.TRANSFERS]:
+        for f in range(8):
+            card = foundation_top(pos, rules, f)
+            other = (f + 4) % 8
+            if card >= 0 and fits_foundation(pos, rules, card, other):
+                out[kept] = (FOUNDATION_PLACE + f) * N_PLACES + FOUNDATION_PLACE + other
+                kept += 1
+    if pos[LENGTHS + STOCK] > 0:
+        if deal_is_known(pos, rules):
+            out[kept] = DEAL
             kept += 1
+    elif can_redeal(pos, rules) and redeal_is_known(pos, rules):
+        out[kept] = REDEAL
+        kept += 1
+    if cell >= 0:
+        for c in range(first_column, n_columns):
+            if pos[LENGTHS + TABLEAU + c] >= 2:
+                out[kept] = DIG + c
+                kept += 1
     return kept
+
+
+@jit_inline
+def column_after(step):
+    """The first column whose cell fills and digs may follow `step` in a line."""
+    if step >= DIG:
+        return step - DIG
+    src, dst = step // N_PLACES, step % N_PLACES
+    if TABLEAU <= src < FOUNDATION_PLACE and dst < TABLEAU:
+        return src - TABLEAU
+    return 0
 
 
 @jit_inline
@@ -107,65 +170,110 @@ def first_move_of(pos, rules, step):
     """The move that starts a step (for a dig: its first cell fill)."""
     if step < DIG:
         return step
-    column = (step - DIG) // 16
+    column = step - DIG
     return (TABLEAU + column) * N_PLACES + first_empty_cell(pos, rules)
 
 
 @jit
 def take_step(pos, rules, step):
-    """Make a step and every foundation play after it; False if a dig runs into a hidden card."""
+    """Make a step and every foundation play after it; the moves it made other than foundation
+    plays, 0 if it cannot be made (a dig that runs into a hidden card or out of cells before
+    its second or later cell fill lets a card go home)."""
     if step < DIG:
         apply_move(pos, rules, step)
         play_home(pos, rules)
-        return True
-    column = TABLEAU + (step - DIG) // 16
-    for _ in range((step - DIG) % 16):
+        return 1
+    column = TABLEAU + step - DIG
+    made = 0
+    while True:
         cell = first_empty_cell(pos, rules)
         top = pile_top(pos, column)
         if cell < 0 or top < 0 or top == HIDDEN:
-            return False
+            return 0
         apply_move(pos, rules, column * N_PLACES + cell)
-        play_home(pos, rules)
-    return True
+        made += 1
+        if play_home(pos, rules) > 0 and made >= 2:
+            return made
+
+
+@jit_inline
+def score_of(pos, rules, weights, work):
+    return evaluate(pos, rules, weights, work) + weights[REDEAL_LEFT] * (
+        rules[R.MAX_REDEALS] - pos[REDEALS])
 
 
 @jit
 def best_line(positions, moves, cursors, depth, rules, weights, baseline, seen):
-    """Depth-first over lines of up to `depth` steps from positions[0]: the best score seen
-    and the first step of its line (NO_MOVE if no line beats `baseline`). A first step back
-    to a position met earlier in the deal is not taken: replanning cannot go round in circles.
+    """The best score of a line of up to `depth` steps from positions[0] and the first step of
+    that line (NO_MOVE if no line beats `baseline`). Every first step is scored; only the
+    `wide` best of them (all if 0) are searched deeper, depth-first. A first step back to a
+    position met earlier in the deal is not taken: replanning cannot go round in circles.
 
     Iterative, with per-level step lists and cursors: numba cannot cache recursion."""
     best = baseline
     best_first = NO_MOVE
+    n = candidates(positions[0], rules, moves[0], 0)
+    keys = moves[KEYS_ROW]  # the first steps' scores, in millionths
+    child = positions[1]
+    valid = 0
+    for i in range(n):
+        step = moves[0, i]
+        copy_position(positions[0], child)
+        keys[i] = NO_PLAN
+        made = take_step(child, rules, step)
+        if made == 0 or was_seen(seen, position_key(child)):
+            continue
+        score = score_of(child, rules, weights, moves[WORK_ROW]) - weights[STEP_COST] * made
+        if score > best + 1e-9:
+            best, best_first = score, step
+        keys[i] = int(score * 1e6)
+        valid += 1
+    if valid == 0:
+        return best, best_first
+    for i in range(1, n):  # best first, ties in candidate order
+        key, step = keys[i], moves[0, i]
+        j = i
+        while j > 0 and keys[j - 1] < key:
+            keys[j] = keys[j - 1]
+            moves[0, j] = moves[0, j - 1]
+            j -= 1
+        keys[j] = key
+        moves[0, j] = step
+    wide = int(weights[WIDE])
+    cursors[0, 0] = valid if wide <= 0 else min(valid, wide)
+    cursors[0, 1] = 0
+    cursors[0, 2] = 0  # along the line so far: moves made * 16 + steps that count for depth
     first = NO_MOVE
     level = 0
-    cursors[0, 0] = candidates(positions[0], rules, moves[0])
-    cursors[0, 1] = 0
-    cursors[0, 2] = 0  # moves made along the line so far
     while level >= 0:
         if cursors[level, 1] >= cursors[level, 0]:
             level -= 1
             continue
         step = moves[level, cursors[level, 1]]
         cursors[level, 1] += 1
+        # a deal or redeal of known cards is free: the search looks past it at no depth
+        steps = cursors[level, 2] % 16 + (
+            0 if weights[DEAL_FREE] > 0 and (step == DEAL or step == REDEAL) else 1)
+        deeper = steps < depth and level + 1 < MAX_DEPTH
         if level == 0:
+            if not deeper:
+                continue  # scored above
             first = step
         child = positions[level + 1]
         copy_position(positions[level], child)
-        if not take_step(child, rules, step):
+        made = take_step(child, rules, step)
+        if made == 0:
             continue
-        if level == 0 and was_seen(seen, position_key(child)):
-            continue
-        made = cursors[level, 2] + (1 if step < DIG else (step - DIG) % 16)
-        score = evaluate(child, rules, weights) - weights[STEP_COST] * made
-        if score > best + 1e-9:
-            best, best_first = score, first
-        if level + 1 < depth:
+        made += cursors[level, 2] // 16
+        if level > 0:
+            score = score_of(child, rules, weights, moves[WORK_ROW]) - weights[STEP_COST] * made
+            if score > best + 1e-9:
+                best, best_first = score, first
+        if deeper:
             level += 1
-            cursors[level, 0] = candidates(child, rules, moves[level])
+            cursors[level, 0] = candidates(child, rules, moves[level], column_after(step))
             cursors[level, 1] = 0
-            cursors[level, 2] = made
+            cursors[level, 2] = made * 16 + steps
     return best, best_first
 
 
@@ -176,7 +284,7 @@ def score_after(obs, rules, move, positions, moves, cursors, depth, weights, see
     copy_position(obs, pos)
     apply_move(pos, rules, move)
     play_home(pos, rules)
-    score = evaluate(pos, rules, weights)
+    score = score_of(pos, rules, weights, moves[WORK_ROW])
     if depth == 0:
         return score
     best, _ = best_line(positions, moves, cursors, depth, rules, weights, score, seen)
@@ -184,8 +292,22 @@ def score_after(obs, rules, move, positions, moves, cursors, depth, weights, see
 
 
 @jit
-def choose(obs, rules, params, positions, moves, cursors, seen):
-    depth = min(max(int(params[DEPTH]), 1), MAX_DEPTH)
+def choose(obs, rules, params, positions, moves, cursors, seen, memory):
+    recall(obs, rules, memory)
+    move = decide(memory[0], rules, params, positions, moves, cursors, seen)
+    remember_move(memory, obs, move)
+    return move
+
+
+@jit
+def decide(obs, rules, params, positions, moves, cursors, seen):
+    """The choice at `obs`, the position as remembered (see the module docstring)."""
+    depth = params[DEPTH]
+    if params[LATE_DEPTH] > 0 and (obs[LENGTHS + STOCK] == 0 or all_known(
+            obs, STOCK, 0, obs[LENGTHS + STOCK])) and redeal_is_known(obs, rules):
+        depth = params[LATE_DEPTH]
+    depth = min(max(int(depth), 1), MAX_DEPTH)
+    deep = min(int(params[DEEP]), MAX_DEPTH)
     remember(seen, position_key(obs))
     move = first_foundation_move(obs, rules)
     if move != NO_MOVE:
@@ -204,9 +326,12 @@ def choose(obs, rules, params, positions, moves, cursors, seen):
     copy_position(obs, positions[0])
     # A line must beat the position now and the line being followed (whose rest scores higher
     # than it did, having fewer moves to go): so play never wanders among equal positions.
-    baseline = max(evaluate(positions[0], rules, params), seen[PLAN] / 1e6)
+    baseline = max(score_of(positions[0], rules, params, moves[WORK_ROW]), seen[PLAN] / 1e6)
     score, best_step = best_line(positions, moves, cursors, depth, rules, params, baseline,
                                  seen)
+    if best_step == NO_MOVE and deep > depth:  # before dealing: look deeper
+        score, best_step = best_line(positions, moves, cursors, deep, rules, params, baseline,
+                                     seen)
     if best_step != NO_MOVE:
         seen[PLAN] = int(score * 1e6)
         return first_move_of(obs, rules, best_step)
