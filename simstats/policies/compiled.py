@@ -12,7 +12,7 @@ from ..cards import HIDDEN
 from ..engine.state import CAPACITY, MAX_LEGAL_MOVES, SIZE, STOCK
 from ..jit import jit_inline
 from . import dig, foundation_only, lookahead, random_moves
-from .tactics import NO_PLAN, PLAN, SEEN_SLOTS
+from .tactics import NO_PLAN, PLAN, SEEN_SIZE
 
 FOUNDATION_ONLY = 0
 RANDOM = 1
@@ -32,7 +32,7 @@ def scratch_buffers() -> tuple[np.ndarray, ...]:
     positions[:, STOCK * CAPACITY : (STOCK + 1) * CAPACITY] = HIDDEN
     moves = np.empty((SCRATCH_LEVELS, MAX_LEGAL_MOVES), dtype=np.int64)
     cursors = np.zeros((SCRATCH_LEVELS, 3), dtype=np.int64)
-    seen = np.zeros(SEEN_SLOTS + 1, dtype=np.int64)
+    seen = np.zeros(SEEN_SIZE, dtype=np.int64)
     seen[PLAN] = NO_PLAN
     memory = np.zeros((2, SIZE), dtype=np.int16)
     memory[0, STOCK * CAPACITY : (STOCK + 1) * CAPACITY] = HIDDEN

@@ -37,6 +37,9 @@ from ..engine.state import (
 )
 from ..jit import jit, jit_inline
 from .tactics import (
+    DIG_KEY,
+    DIG_MADE,
+    DIGGING,
     N_WEIGHTS,
     NO_PLAN,
     PLAN,
@@ -54,19 +57,20 @@ from .tactics import (
 
 DESCRIPTION = "best line of digs/cell fills/builds + foundation plays by position score; deal"
 # Parameters in the order of the compiled parameter array: the evaluation weights, then depth.
-PARAMETERS = {"free": 1.5, "empty": 2.0, "near": 0.3, "dig": 0.3, "wait": 0.15, "depth": 2.0,
-              "step": 0.01, "redeal": 2.0, "wide": 0.0, "late": 2.0,
-              "dealfree": 0.0, "deep": 3.0}
+PARAMETERS = {"free": 1.3, "empty": 2.0, "near": 0.3, "dig": 0.3, "wait": 0.2, "depth": 2.0,
+              "step": 0.01, "redeal": 8.0, "late": 2.0, "deep": 3.0, "deepearly": 0.0,
+              "deepstop": 1.0, "peek": 1.7, "deepwidth": 30.0}
 DEPTH = N_WEIGHTS
 STEP_COST = N_WEIGHTS + 1  # per move of a line: the shorter of two equal lines wins
 REDEAL_LEFT = N_WEIGHTS + 2  # a redeal still to make: a line that spends one pays it
-WIDE = N_WEIGHTS + 3  # first steps searched deeper, the best scoring first (0: all)
-LATE_DEPTH = N_WEIGHTS + 4  # the depth once every card left is known (0: depth)
-DEAL_FREE = N_WEIGHTS + 5  # 1: a deal or redeal of known cards does not count for the depth
-DEEP = N_WEIGHTS + 6  # the depth tried before dealing, redealing or stopping (0: none)
+LATE_DEPTH = N_WEIGHTS + 3  # the depth once every card left is known (0: depth)
+DEEP = N_WEIGHTS + 4  # once every card left is known: the depth tried before dealing or redealing
+EARLY_DEEP = N_WEIGHTS + 5  # (0: none); and while cards are unknown
+DEEP_STOP = N_WEIGHTS + 6  # 1: also before stopping
+PEEK = N_WEIGHTS + 7  # a column top still to be seen
+DEEP_WIDTH = N_WEIGHTS + 8  # the deeper look only from a position with at most so many steps
 MAX_DEPTH = 4
-WORK_ROW = MAX_DEPTH  # rows of the scratch move lists past the levels': evaluate's tallies,
-KEYS_ROW = MAX_DEPTH + 1  # and the first steps' scores
+WORK_ROW = MAX_DEPTH  # a row of the scratch move lists past the levels': evaluate's tallies
 DIG = 1 << 20  # a dig step is DIG + column
 
 
@@ -92,6 +96,13 @@ def redeal_is_known(pos, rules):
         if not all_known(pos, TABLEAU + c, 0, pos[LENGTHS + TABLEAU + c]):
             return False
     return True
+
+
+@jit_inline
+def is_known(pos, rules):
+    """Whether every card left is known: the stock is empty or remembered, and so are the
+    columns."""
+    return all_known(pos, STOCK, 0, pos[LENGTHS + STOCK]) and redeal_is_known(pos, rules)
 
 
 @jit_inline
@@ -165,23 +176,18 @@ def column_after(step):
     return 0
 
 
-@jit_inline
-def first_move_of(pos, rules, step):
-    """The move that starts a step (for a dig: its first cell fill)."""
-    if step < DIG:
-        return step
-    column = step - DIG
-    return (TABLEAU + column) * N_PLACES + first_empty_cell(pos, rules)
-
-
 @jit
 def take_step(pos, rules, step):
     """Make a step and every foundation play after it; the moves it made other than foundation
-    plays, 0 if it cannot be made (a dig that runs into a hidden card or out of cells before
-    its second or later cell fill lets a card go home)."""
+    plays, -1 for a cell fill after which no card went home nor an unseen card came up, 0 if
+    it cannot be made (a dig that
+    runs into a hidden card or out of cells before its second or later cell fill lets a card go
+    home)."""
     if step < DIG:
         apply_move(pos, rules, step)
-        play_home(pos, rules)
+        if play_home(pos, rules) == 0 and step % N_PLACES < TABLEAU and (
+                pile_top(pos, step // N_PLACES) != HIDDEN):
+            return -1
         return 1
     column = TABLEAU + step - DIG
     made = 0
@@ -198,82 +204,59 @@ def take_step(pos, rules, step):
 
 @jit_inline
 def score_of(pos, rules, weights, work):
-    return evaluate(pos, rules, weights, work) + weights[REDEAL_LEFT] * (
+    """tactics.evaluate, plus the redeals left and the columns whose top card a move uncovered
+    but the player has not seen yet (what it may bring is worth a guess)."""
+    score = evaluate(pos, rules, weights, work) + weights[REDEAL_LEFT] * (
         rules[R.MAX_REDEALS] - pos[REDEALS])
+    if weights[PEEK] != 0.0:
+        for c in range(rules[R.N_COLUMNS]):
+            if pile_top(pos, TABLEAU + c) == HIDDEN:
+                score += weights[PEEK]
+    return score
 
 
 @jit
 def best_line(positions, moves, cursors, depth, rules, weights, baseline, seen):
-    """The best score of a line of up to `depth` steps from positions[0] and the first step of
-    that line (NO_MOVE if no line beats `baseline`). Every first step is scored; only the
-    `wide` best of them (all if 0) are searched deeper, depth-first. A first step back to a
-    position met earlier in the deal is not taken: replanning cannot go round in circles.
+    """Depth-first over lines of up to `depth` steps from positions[0]: the best score seen
+    and the first step of its line (NO_MOVE if no line beats `baseline`). A first step back
+    to a position met earlier in the deal is not taken: replanning cannot go round in circles.
+    A cell fill that lets no card go home is searched past but not scored: it only gives up a
+    cell (the weights make that a loss).
 
     Iterative, with per-level step lists and cursors: numba cannot cache recursion."""
     best = baseline
     best_first = NO_MOVE
-    n = candidates(positions[0], rules, moves[0], 0)
-    keys = moves[KEYS_ROW]  # the first steps' scores, in millionths
-    child = positions[1]
-    valid = 0
-    for i in range(n):
-        step = moves[0, i]
-        copy_position(positions[0], child)
-        keys[i] = NO_PLAN
-        made = take_step(child, rules, step)
-        if made == 0 or was_seen(seen, position_key(child)):
-            continue
-        score = score_of(child, rules, weights, moves[WORK_ROW]) - weights[STEP_COST] * made
-        if score > best + 1e-9:
-            best, best_first = score, step
-        keys[i] = int(score * 1e6)
-        valid += 1
-    if valid == 0:
-        return best, best_first
-    for i in range(1, n):  # best first, ties in candidate order
-        key, step = keys[i], moves[0, i]
-        j = i
-        while j > 0 and keys[j - 1] < key:
-            keys[j] = keys[j - 1]
-            moves[0, j] = moves[0, j - 1]
-            j -= 1
-        keys[j] = key
-        moves[0, j] = step
-    wide = int(weights[WIDE])
-    cursors[0, 0] = valid if wide <= 0 else min(valid, wide)
-    cursors[0, 1] = 0
-    cursors[0, 2] = 0  # along the line so far: moves made * 16 + steps that count for depth
     first = NO_MOVE
     level = 0
+    cursors[0, 0] = candidates(positions[0], rules, moves[0], 0)
+    cursors[0, 1] = 0
+    cursors[0, 2] = 0  # moves made along the line so far
     while level >= 0:
         if cursors[level, 1] >= cursors[level, 0]:
             level -= 1
             continue
         step = moves[level, cursors[level, 1]]
         cursors[level, 1] += 1
-        # a deal or redeal of known cards is free: the search looks past it at no depth
-        steps = cursors[level, 2] % 16 + (
-            0 if weights[DEAL_FREE] > 0 and (step == DEAL or step == REDEAL) else 1)
-        deeper = steps < depth and level + 1 < MAX_DEPTH
         if level == 0:
-            if not deeper:
-                continue  # scored above
             first = step
         child = positions[level + 1]
         copy_position(positions[level], child)
         made = take_step(child, rules, step)
         if made == 0:
             continue
-        made += cursors[level, 2] // 16
-        if level > 0:
+        if level == 0 and was_seen(seen, position_key(child)):
+            continue
+        quiet = made < 0
+        made = cursors[level, 2] + abs(made)
+        if not quiet:
             score = score_of(child, rules, weights, moves[WORK_ROW]) - weights[STEP_COST] * made
             if score > best + 1e-9:
                 best, best_first = score, first
-        if deeper:
+        if level + 1 < depth:
             level += 1
             cursors[level, 0] = candidates(child, rules, moves[level], column_after(step))
             cursors[level, 1] = 0
-            cursors[level, 2] = made * 16 + steps
+            cursors[level, 2] = made
     return best, best_first
 
 
@@ -303,12 +286,15 @@ def choose(obs, rules, params, positions, moves, cursors, seen, memory):
 def decide(obs, rules, params, positions, moves, cursors, seen):
     """The choice at `obs`, the position as remembered (see the module docstring)."""
     depth = params[DEPTH]
-    if params[LATE_DEPTH] > 0 and (obs[LENGTHS + STOCK] == 0 or all_known(
-            obs, STOCK, 0, obs[LENGTHS + STOCK])) and redeal_is_known(obs, rules):
-        depth = params[LATE_DEPTH]
+    deep = params[EARLY_DEEP]
+    if is_known(obs, rules):
+        if params[LATE_DEPTH] > 0:
+            depth = params[LATE_DEPTH]
+        deep = params[DEEP]
     depth = min(max(int(depth), 1), MAX_DEPTH)
-    deep = min(int(params[DEEP]), MAX_DEPTH)
-    remember(seen, position_key(obs))
+    deep = min(int(deep), MAX_DEPTH)
+    key = position_key(obs)
+    remember(seen, key)
     move = first_foundation_move(obs, rules)
     if move != NO_MOVE:
         # the card may also fit the other pile of its suit: take the pile whose line is better
@@ -323,17 +309,42 @@ def decide(obs, rules, params, positions, moves, cursors, seen):
                                                            seen) + 1e-9:
                     return alternative
         return move
+    if seen[DIGGING] > 0 and seen[DIG_KEY] == key:
+        return dig_on(obs, rules, positions[1], seen)  # as the search foresaw: no new search
+    seen[DIGGING] = 0
     copy_position(obs, positions[0])
     # A line must beat the position now and the line being followed (whose rest scores higher
     # than it did, having fewer moves to go): so play never wanders among equal positions.
     baseline = max(score_of(positions[0], rules, params, moves[WORK_ROW]), seen[PLAN] / 1e6)
     score, best_step = best_line(positions, moves, cursors, depth, rules, params, baseline,
                                  seen)
-    if best_step == NO_MOVE and deep > depth:  # before dealing: look deeper
+    if best_step == NO_MOVE and deep > depth and (deal_or_redeal(obs, rules) != NO_MOVE or (
+            params[DEEP_STOP] > 0)) and (  # before dealing, redealing (or stopping): look deeper
+            candidates(obs, rules, moves[0], 0) <= params[DEEP_WIDTH]):  # unless it costs much
         score, best_step = best_line(positions, moves, cursors, deep, rules, params, baseline,
                                      seen)
     if best_step != NO_MOVE:
         seen[PLAN] = int(score * 1e6)
-        return first_move_of(obs, rules, best_step)
+        if best_step >= DIG:
+            seen[DIGGING] = best_step - DIG + 1
+            seen[DIG_MADE] = 0
+            return dig_on(obs, rules, positions[1], seen)
+        return best_step
     seen[PLAN] = NO_PLAN
     return deal_or_redeal(obs, rules)
+
+
+@jit
+def dig_on(obs, rules, pos, seen):
+    """The next cell fill of the dig being made, noting the position it leads to (after its
+    foundation plays) unless the dig ends there."""
+    column = TABLEAU + seen[DIGGING] - 1
+    move = column * N_PLACES + first_empty_cell(obs, rules)
+    copy_position(obs, pos)
+    apply_move(pos, rules, move)
+    seen[DIG_MADE] += 1
+    if play_home(pos, rules) > 0 and seen[DIG_MADE] >= 2:
+        seen[DIGGING] = 0
+    else:
+        seen[DIG_KEY] = position_key(pos)
+    return move

@@ -43,7 +43,11 @@ N_WEIGHTS = 5
 
 
 SEEN_SLOTS = 4096  # positions a policy can remember in one deal (the move guard is 2,000)
-PLAN = SEEN_SLOTS  # one more slot: the score, in millionths, of the line being followed
+PLAN = SEEN_SLOTS  # more slots: the score, in millionths, of the line being followed,
+DIGGING = SEEN_SLOTS + 1  # the column being dug + 1 (0: none),
+DIG_KEY = SEEN_SLOTS + 2  # the position expected when its next card is due,
+DIG_MADE = SEEN_SLOTS + 3  # and the cards it moved so far
+SEEN_SIZE = SEEN_SLOTS + 4
 
 
 @jit
@@ -63,7 +67,7 @@ def position_key(pos):
 
 @jit
 def forget(seen):
-    for i in range(SEEN_SLOTS):
+    for i in range(SEEN_SIZE):
         seen[i] = 0
     seen[PLAN] = NO_PLAN
 
