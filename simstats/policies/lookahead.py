@@ -1,14 +1,29 @@
 """`lookahead`: a bounded search over lines of non-foundation moves, each followed by every
-foundation play, scored by tactics.evaluate.
+foundation play, scored by tactics.evaluate, from the position as the player remembers it.
 
-A step of a line is one move (a cell fill, a build, a move to an empty column, a foundation
-transfer) or a dig: the top k cards of one column to free cells one by one, each followed by
-the foundation plays it allows. Priorities: (1) a foundation move; when the card fits both the
-ace pile and the king pile of its suit, the pile whose best line scores higher; (2) the first
-move of the best line of up to `depth` steps, if it scores higher than the position now;
-(3) deal; (4) redeal; (5) stop. A free cell weighs more than a card home (tuned by measurement,
-benchmarks/tune_lookahead.md). Parameters, e.g. lookahead[depth=3,free=1.8]: free, empty,
-near, dig, wait (see tactics.evaluate) and depth.
+Memory (RULES.md 8: only what was seen earlier in this deal): the policy replays its own moves
+on the position it last saw and adds what each observation shows (tactics.recall). It so knows
+Napoleon's Flank's buried cards that it saw before a deal covered them, and after a redeal the
+new stock, the gathered columns in a fixed order: then a deal or a redeal is a step like any
+other, since every card it brings is known.
+
+A step of a line is a cell fill, a build, a foundation transfer, a deal or redeal of known cards,
+or a dig: a column's top cards to free cells one by one, each followed by the foundation plays it
+allows, until a card goes home after the second or a later one. Priorities: (1) a foundation
+move; when the card fits both the ace pile and the king pile of its suit, the pile whose best
+line scores higher; (2) the first move of the best line of up to `depth` steps (`late` once every
+card left is known) if it scores higher than the position now and than the line being followed;
+a dig is then made to its end unless play turns out otherwise; (3) when no line is better and
+every card is known, the same with lines of up to `deep` steps before a deal or redeal (and, with
+`deepstop`, before stopping) if at most `deepwidth` steps start from here; (4) deal; (5) redeal;
+(6) stop.
+
+Score: cards home, free cells (`free`, about 1.3 cards home), empty columns (`empty`), cards one
+card from home (`near`), minus cards above each foundation's next card (`dig`) and cell cards
+waiting for their foundation (`wait` per missing card), plus each redeal left (`redeal`: a line
+that spends one must gain that much) and each column top a move uncovered but not yet seen
+(`peek`, so Napoleon's Flank's columns are dug blind), minus `step` per move of the line.
+Defaults tuned by measurement, benchmarks/tune_lookahead.md; e.g. lookahead[depth=1,free=1.8].
 """
 
 from __future__ import annotations
@@ -55,8 +70,9 @@ from .tactics import (
     was_seen,
 )
 
-DESCRIPTION = "best line of digs/cell fills/builds + foundation plays by position score; deal"
-# Parameters in the order of the compiled parameter array: the evaluation weights, then depth.
+DESCRIPTION = ("best line of digs/cell fills/builds/known deals + foundation plays by position "
+               "score, remembering the deal; deal")
+# Parameters in the order of the compiled parameter array: the evaluation weights, then the rest.
 PARAMETERS = {"free": 1.3, "empty": 2.0, "near": 0.3, "dig": 0.3, "wait": 0.2, "depth": 2.0,
               "step": 0.01, "redeal": 8.0, "late": 2.0, "deep": 3.0, "deepearly": 0.0,
               "deepstop": 1.0, "peek": 1.7, "deepwidth": 30.0}
