@@ -22,7 +22,7 @@ def main() -> None:
     parser.add_argument("--game", default="tournament")
     parser.add_argument("--deals", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=12345)  # not the seed of published runs
-    parser.add_argument("--grid", default="free=1,1.8,2.5;near=0,0.3;dig=0,0.1;depth=1,2")
+    parser.add_argument("--grid", default="free=1.1,1.3,1.5;redeal=4,8,12;wait=0.1,0.2,0.3")
     args = parser.parse_args()
     axes = [(key, values.split(",")) for key, values in
             (part.split("=") for part in args.grid.split(";"))]

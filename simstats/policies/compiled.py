@@ -13,7 +13,7 @@ from ..engine.state import CAPACITY, MAX_LEGAL_MOVES, SIZE, STOCK
 from ..jit import jit, jit_inline
 from ..solver import search_buffers
 from . import dig, endgame, foundation_only, lookahead, random_moves, rollout
-from .tactics import NO_PLAN, PLAN, SEEN_SLOTS, forget
+from .tactics import NO_PLAN, PLAN, SEEN_SIZE, forget
 
 FOUNDATION_ONLY = 0
 RANDOM = 1
@@ -32,19 +32,22 @@ def scratch_buffers(code: int | None = None) -> tuple:
     """The compiled choosers' working memory (they never allocate): search positions (their
     stock slots hidden), move lists, search cursors, a memory of positions seen; for the
     policies that solve (`code` SOLVER, ORACLE) the search's memory and the line being
-    followed; the rollout's buffers (one tuple). Choosers take elements by index."""
+    followed; the rollout's buffers (one tuple); the memory of the deal as far as seen
+    (tactics.recall). Choosers take elements by index: new buffers go at the end."""
     positions = np.zeros((SCRATCH_LEVELS, SIZE), dtype=np.int16)
     positions[:, STOCK * CAPACITY : (STOCK + 1) * CAPACITY] = HIDDEN
     moves = np.empty((SCRATCH_LEVELS, MAX_LEGAL_MOVES), dtype=np.int64)
     cursors = np.zeros((SCRATCH_LEVELS, 3), dtype=np.int64)
-    seen = np.zeros(SEEN_SLOTS + 1, dtype=np.int64)
+    seen = np.zeros(SEEN_SIZE, dtype=np.int64)
     seen[PLAN] = NO_PLAN
     if code == SOLVER or code == ORACLE:
         work, plan = search_buffers(), np.zeros(endgame.PLAN_SIZE, dtype=np.int64)
     else:  # same types, nothing to hold: the other choosers never touch them
         work = search_buffers(small=True)
         plan = np.zeros(1, dtype=np.int64)
-    return positions, moves, cursors, seen, work, plan, rollout.buffers()
+    memory = np.zeros((2, SIZE), dtype=np.int16)
+    memory[0, STOCK * CAPACITY : (STOCK + 1) * CAPACITY] = HIDDEN
+    return positions, moves, cursors, seen, work, plan, rollout.buffers(), memory
 
 
 @jit
@@ -60,6 +63,7 @@ def start_deal(code, scratch):
 def choose_builtin(code, params, obs, rules, stream, scratch):
     """The move the built-in policy `code` makes, or NO_MOVE to stop."""
     positions, moves, cursors, seen = scratch[0], scratch[1], scratch[2], scratch[3]
+    memory = scratch[7]
     if code == FOUNDATION_ONLY:
         return foundation_only.choose(obs, rules)
     if code == RANDOM:
@@ -69,6 +73,6 @@ def choose_builtin(code, params, obs, rules, stream, scratch):
     if code == ROLLOUT:
         return rollout.choose(obs, rules, params, stream, seen, scratch[6])
     if code == SOLVER:
-        return endgame.choose(obs, rules, params, positions, moves, cursors, seen, scratch[4],
-                              scratch[5])
-    return lookahead.choose(obs, rules, params, positions, moves, cursors, seen)
+        return endgame.choose(obs, rules, params, positions, moves, cursors, seen, memory,
+                              scratch[4], scratch[5])
+    return lookahead.choose(obs, rules, params, positions, moves, cursors, seen, memory)

@@ -2,13 +2,15 @@
 solves the rest exactly as soon as it sees every card that matters.
 
 Once the stock is out in Tournament, Cicely and Kingsdown Eights, every card left is face up and
-a redeal's new stock is the visible columns in a fixed order (RULES.md 4.7): the game is then a
-perfect-information puzzle. Priorities: (1) follow the line found by the last search; (2) when
-the stock is out and no card is hidden, search (simstats/solver.py, at most `budget` positions,
-once per redeal): a winning line is followed to the end; in a position proven lost, the line
-that gets the most cards home; (3) otherwise, or when the budget runs out, `lookahead`'s move.
-In Napoleon's Flank buried cards stay hidden, so it plays exactly like `lookahead` there.
-Parameters: lookahead's, and budget (positions per search).
+a redeal's new stock is the visible columns in a fixed order (RULES.md 4.7), which the player
+remembers (tactics.recall): the game is then a perfect-information puzzle. Priorities: (1)
+follow the line found by the last search; (2) when no card in play is unknown to the player,
+search (simstats/solver.py, at most `budget` positions, once per redeal): a winning line is
+followed to the end; when no line wins, the line that gets the most cards home; (3) otherwise,
+or when the budget runs out, `lookahead`'s move. In Napoleon's Flank buried cards are known
+only once seen, so it mostly plays like `lookahead` there. Parameters: lookahead's, budget
+(positions per search) and eager (1: every card that can go home goes at once, which finds
+wins sooner; 0: only provably safe plays, so that "no line wins" is a proof).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from ..solver import (
     solve,
 )
 from . import lookahead
+from .tactics import recall, remember_move
 
 DESCRIPTION = "lookahead until every card is seen, then an exact search for a win (fair)"
 PARAMETERS = {**lookahead.PARAMETERS, "budget": 100_000.0, "eager": 1.0}
@@ -44,14 +47,13 @@ PLAN_SIZE = PLAN_LINE + MAX_LINE
 
 
 @jit_inline
-def sees_everything(obs):
-    """The stock is out and no card in play is hidden."""
-    if obs[LENGTHS + STOCK] != 0:
-        return False
-    for p in range(STOCK):
+def knows_everything(known):
+    """No card left in play, the stock included, is unknown to the player (the stock is out,
+    or it is a redeal's, rebuilt from memory)."""
+    for p in range(STOCK + 1):
         base = p * CAPACITY
-        for k in range(obs[LENGTHS + p]):
-            if obs[base + k] == HIDDEN:
+        for k in range(known[LENGTHS + p]):
+            if known[base + k] == HIDDEN:
                 return False
     return True
 
@@ -71,16 +73,24 @@ def follow(plan, moves_made, line, length):
 
 
 @jit
-def choose(obs, rules, params, positions, moves, cursors, seen, work, plan):
+def choose(obs, rules, params, positions, moves, cursors, seen, memory, work, plan):
+    recall(obs, rules, memory)  # the position as far as seen in this deal (tactics.recall)
+    move = decide(obs, memory[0], rules, params, positions, moves, cursors, seen, work, plan)
+    remember_move(memory, obs, move)
+    return move
+
+
+@jit
+def decide(obs, known, rules, params, positions, moves, cursors, seen, work, plan):
     if plan[PLAN_LENGTH] > 0:
         i = obs[MOVES] - plan[PLAN_START]
         if 0 <= i < plan[PLAN_LENGTH] and is_legal(obs, rules, plan[PLAN_LINE + i]):
             return plan[PLAN_LINE + i]
         plan[PLAN_LENGTH] = 0
-    if sees_everything(obs) and plan[PLAN_SEARCHED] != obs[REDEALS] + 1:
+    if knows_everything(known) and plan[PLAN_SEARCHED] != obs[REDEALS] + 1:
         plan[PLAN_SEARCHED] = obs[REDEALS] + 1
         budget = int(params[BUDGET])
-        result = solve(obs, rules, budget, MOVE_LIMIT - obs[MOVES], params[EAGER] != 0, work)
+        result = solve(known, rules, budget, MOVE_LIMIT - obs[MOVES], params[EAGER] != 0, work)
         info = work[INFO_BUFFER]
         if result == WON:
             follow(plan, obs[MOVES], work[LINE_BUFFER], info[LINE_LENGTH])
@@ -88,4 +98,4 @@ def choose(obs, rules, params, positions, moves, cursors, seen, work, plan):
             follow(plan, obs[MOVES], work[BEST_BUFFER], info[BEST_LENGTH])
         if plan[PLAN_LENGTH] > 0:
             return plan[PLAN_LINE]
-    return lookahead.choose(obs, rules, params, positions, moves, cursors, seen)
+    return lookahead.decide(known, rules, params, positions, moves, cursors, seen)

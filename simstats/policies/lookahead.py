@@ -1,32 +1,60 @@
 """`lookahead`: a bounded search over lines of non-foundation moves, each followed by every
-foundation play, scored by tactics.evaluate.
+foundation play, scored by tactics.evaluate, from the position as the player remembers it.
 
-A step of a line is one move (a cell fill, a build, a move to an empty column, a foundation
-transfer) or a dig: the top k cards of one column to free cells one by one, each followed by
-the foundation plays it allows. Priorities: (1) a foundation move; when the card fits both the
-ace pile and the king pile of its suit, the pile whose best line scores higher; (2) the first
-move of the best line of up to `depth` steps, if it scores higher than the position now;
-(3) deal; (4) redeal; (5) stop. A free cell weighs more than a card home (tuned by measurement,
-benchmarks/tune_lookahead.md). Parameters, e.g. lookahead[depth=3,free=1.8]: free, empty,
-near, dig, wait (see tactics.evaluate) and depth.
+Memory (RULES.md 8: only what was seen earlier in this deal): the policy replays its own moves
+on the position it last saw and adds what each observation shows (tactics.recall). It so knows
+Napoleon's Flank's buried cards that it saw before a deal covered them, and after a redeal the
+new stock, the gathered columns in a fixed order: then a deal or a redeal is a step like any
+other, since every card it brings is known.
+
+A step of a line is a cell fill, a build, a foundation transfer, a deal or redeal of known cards,
+or a dig: a column's top cards to free cells one by one, each followed by the foundation plays it
+allows, until a card goes home after the second or a later one. Priorities: (1) a foundation
+move; when the card fits both the ace pile and the king pile of its suit, the pile whose best
+line scores higher; (2) the first move of the best line of up to `depth` steps (`late` once every
+card left is known) if it scores higher than the position now and than the line being followed;
+a dig is then made to its end unless play turns out otherwise; (3) when no line is better and
+every card is known, the same with lines of up to `deep` steps before a deal or redeal (and, with
+`deepstop`, before stopping) if at most `deepwidth` steps start from here; (4) deal; (5) redeal;
+(6) stop.
+
+Score: cards home, free cells (`free`, about 1.3 cards home), empty columns (`empty`), cards one
+card from home (`near`), minus cards above each foundation's next card (`dig`) and cell cards
+waiting for their foundation (`wait` per missing card), plus each redeal left (`redeal`: a line
+that spends one must gain that much) and each column top a move uncovered but not yet seen
+(`peek`, so Napoleon's Flank's columns are dug blind), minus `step` per move of the line.
+Defaults tuned by measurement, benchmarks/tune_lookahead.md; e.g. lookahead[depth=1,free=1.8].
 """
 
 from __future__ import annotations
 
 from ..cards import HIDDEN
 from ..engine import rules as R
-from ..engine.moves import apply_move, can_place, legal_moves, pile_top
+from ..engine.moves import (
+    apply_move,
+    can_place,
+    can_redeal,
+    fits_foundation,
+    foundation_top,
+    pile_top,
+)
 from ..engine.state import (
+    CAPACITY,
     DEAL,
     FOUNDATION_PLACE,
     LENGTHS,
     N_PLACES,
     NO_MOVE,
     REDEAL,
+    REDEALS,
+    STOCK,
     TABLEAU,
 )
 from ..jit import jit, jit_inline
 from .tactics import (
+    DIG_KEY,
+    DIG_MADE,
+    DIGGING,
     N_WEIGHTS,
     NO_PLAN,
     PLAN,
@@ -36,39 +64,61 @@ from .tactics import (
     first_foundation_move,
     play_home,
     position_key,
+    recall,
     remember,
+    remember_move,
     was_seen,
 )
 
-DESCRIPTION = "best line of digs/cell fills/builds + foundation plays by position score; deal"
-# Parameters in the order of the compiled parameter array: the evaluation weights, then depth.
-PARAMETERS = {"free": 1.5, "empty": 2.0, "near": 0.3, "dig": 0.0, "wait": 0.15, "depth": 2.0,
-              "step": 0.01}
+DESCRIPTION = ("best line of digs/cell fills/builds/known deals + foundation plays by position "
+               "score, remembering the deal; deal")
+# Parameters in the order of the compiled parameter array: the evaluation weights, then the rest.
+PARAMETERS = {"free": 1.3, "empty": 2.0, "near": 0.3, "dig": 0.3, "wait": 0.2, "depth": 2.0,
+              "step": 0.01, "redeal": 8.0, "late": 2.0, "deep": 3.0, "deepearly": 0.0,
+              "deepstop": 1.0, "peek": 1.7, "deepwidth": 30.0}
 DEPTH = N_WEIGHTS
 STEP_COST = N_WEIGHTS + 1  # per move of a line: the shorter of two equal lines wins
+REDEAL_LEFT = N_WEIGHTS + 2  # a redeal still to make: a line that spends one pays it
+LATE_DEPTH = N_WEIGHTS + 3  # the depth once every card left is known (0: depth)
+DEEP = N_WEIGHTS + 4  # once every card left is known: the depth tried before dealing or redealing
+EARLY_DEEP = N_WEIGHTS + 5  # (0: none); and while cards are unknown
+DEEP_STOP = N_WEIGHTS + 6  # 1: also before stopping
+PEEK = N_WEIGHTS + 7  # a column top still to be seen
+DEEP_WIDTH = N_WEIGHTS + 8  # the deeper look only from a position with at most so many steps
 MAX_DEPTH = 4
-DIG = 1 << 20  # a dig step is DIG + column * 16 + cards
+WORK_ROW = MAX_DEPTH  # a row of the scratch move lists past the levels': evaluate's tallies
+DIG = 1 << 20  # a dig step is DIG + column
 
 
 @jit_inline
-def worth_trying(pos, rules, move):
-    """Skip moves that cannot matter: deal/redeal, hidden cards, foundation plays (every step
-    ends with them), a cell fill other than to the first empty cell, a lone card moved to an
-    empty column."""
-    if move == DEAL or move == REDEAL:
-        return False
-    src, dst = move // N_PLACES, move % N_PLACES
-    if src < FOUNDATION_PLACE:
-        if pile_top(pos, src) == HIDDEN or dst >= FOUNDATION_PLACE:
-            return False
-    if dst < TABLEAU:
-        for r in range(dst):
-            if pos[LENGTHS + r] == 0:
-                return False
-    elif dst < FOUNDATION_PLACE and pos[LENGTHS + dst] == 0:
-        if TABLEAU <= src < FOUNDATION_PLACE and pos[LENGTHS + src] == 1:
+def all_known(pos, pile, first, last):
+    for k in range(first, last):
+        if pos[pile * CAPACITY + k] == HIDDEN:
             return False
     return True
+
+
+@jit_inline
+def deal_is_known(pos, rules):
+    """Whether every card the next deal brings is known (a stock rebuilt after a redeal)."""
+    n = pos[LENGTHS + STOCK]
+    piles = 8 if rules[R.DEAL_TO_RESERVE] else rules[R.N_COLUMNS]
+    return all_known(pos, STOCK, max(n - piles * rules[R.DEAL_PER_PILE], 0), n)
+
+
+@jit_inline
+def redeal_is_known(pos, rules):
+    for c in range(rules[R.N_COLUMNS]):
+        if not all_known(pos, TABLEAU + c, 0, pos[LENGTHS + TABLEAU + c]):
+            return False
+    return True
+
+
+@jit_inline
+def is_known(pos, rules):
+    """Whether every card left is known: the stock is empty or remembered, and so are the
+    columns."""
+    return all_known(pos, STOCK, 0, pos[LENGTHS + STOCK]) and redeal_is_known(pos, rules)
 
 
 @jit_inline
@@ -81,52 +131,104 @@ def first_empty_cell(pos, rules):
 
 
 @jit
-def candidates(pos, rules, out):
-    """The steps worth trying from `pos`: single moves, then digs of 2 or more cards."""
-    n = legal_moves(pos, rules, out)
+def candidates(pos, rules, out, first_column):
+    """The steps worth trying from `pos`, in legal_moves' order: a visible column top to the
+    first empty cell, a build (a lone card moved to an empty column is skipped), a foundation
+    transfer, deal and redeal when every card they bring is known; then digs of 2 or more cards.
+    Foundation plays are no steps: every step ends with them. Cell fills and digs of columns
+    before `first_column` are left out: after one of column c, those of columns up to c give
+    the lines already tried the other way round (or a longer dig of c)."""
     kept = 0
-    for i in range(n):
-        if worth_trying(pos, rules, out[i]):
-            out[kept] = out[i]
+    cell = first_empty_cell(pos, rules)
+    build = rules[R.BUILD] != R.BUILD_NONE
+    n_columns = rules[R.N_COLUMNS]
+    for src in range(TABLEAU + n_columns):
+        if src < TABLEAU and not build:
+            continue
+        card = pile_top(pos, src)
+        if card < 0 or card == HIDDEN:
+            continue
+        if src >= TABLEAU + first_column and 0 <= cell:
+            out[kept] = src * N_PLACES + cell
             kept += 1
-    free = 0
-    if rules[R.RESERVE_CELLS]:
-        for r in range(8):
-            if pos[LENGTHS + r] == 0:
-                free += 1
-    for c in range(rules[R.N_COLUMNS]):
-        length = pos[LENGTHS + TABLEAU + c]
-        for k in range(2, min(free, length) + 1):
-            out[kept] = DIG + c * 16 + k
+        if build:
+            for dst in range(TABLEAU, TABLEAU + n_columns):
+                if not can_place(pos, rules, card, src, dst):
+                    continue
+                if pos[LENGTHS + dst] == 0 and src >= TABLEAU and pos[LENGTHS + src] == 1:
+                    continue
+                out[kept] = src * N_PLACES + dst
+                kept += 1
+    if rules[R.TRANSFERS]:
+        for f in range(8):
+            card = foundation_top(pos, rules, f)
+            other = (f + 4) % 8
+            if card >= 0 and fits_foundation(pos, rules, card, other):
+                out[kept] = (FOUNDATION_PLACE + f) * N_PLACES + FOUNDATION_PLACE + other
+                kept += 1
+    if pos[LENGTHS + STOCK] > 0:
+        if deal_is_known(pos, rules):
+            out[kept] = DEAL
             kept += 1
+    elif can_redeal(pos, rules) and redeal_is_known(pos, rules):
+        out[kept] = REDEAL
+        kept += 1
+    if cell >= 0:
+        for c in range(first_column, n_columns):
+            if pos[LENGTHS + TABLEAU + c] >= 2:
+                out[kept] = DIG + c
+                kept += 1
     return kept
 
 
 @jit_inline
-def first_move_of(pos, rules, step):
-    """The move that starts a step (for a dig: its first cell fill)."""
-    if step < DIG:
-        return step
-    column = (step - DIG) // 16
-    return (TABLEAU + column) * N_PLACES + first_empty_cell(pos, rules)
+def column_after(step):
+    """The first column whose cell fills and digs may follow `step` in a line."""
+    if step >= DIG:
+        return step - DIG
+    src, dst = step // N_PLACES, step % N_PLACES
+    if TABLEAU <= src < FOUNDATION_PLACE and dst < TABLEAU:
+        return src - TABLEAU
+    return 0
 
 
 @jit
 def take_step(pos, rules, step):
-    """Make a step and every foundation play after it; False if a dig runs into a hidden card."""
+    """Make a step and every foundation play after it; the moves it made other than foundation
+    plays, -1 for a cell fill after which no card went home nor an unseen card came up, 0 if
+    it cannot be made (a dig that
+    runs into a hidden card or out of cells before its second or later cell fill lets a card go
+    home)."""
     if step < DIG:
         apply_move(pos, rules, step)
-        play_home(pos, rules)
-        return True
-    column = TABLEAU + (step - DIG) // 16
-    for _ in range((step - DIG) % 16):
+        if play_home(pos, rules) == 0 and step % N_PLACES < TABLEAU and (
+                pile_top(pos, step // N_PLACES) != HIDDEN):
+            return -1
+        return 1
+    column = TABLEAU + step - DIG
+    made = 0
+    while True:
         cell = first_empty_cell(pos, rules)
         top = pile_top(pos, column)
         if cell < 0 or top < 0 or top == HIDDEN:
-            return False
+            return 0
         apply_move(pos, rules, column * N_PLACES + cell)
-        play_home(pos, rules)
-    return True
+        made += 1
+        if play_home(pos, rules) > 0 and made >= 2:
+            return made
+
+
+@jit_inline
+def score_of(pos, rules, weights, work):
+    """tactics.evaluate, plus the redeals left and the columns whose top card a move uncovered
+    but the player has not seen yet (what it may bring is worth a guess)."""
+    score = evaluate(pos, rules, weights, work) + weights[REDEAL_LEFT] * (
+        rules[R.MAX_REDEALS] - pos[REDEALS])
+    if weights[PEEK] != 0.0:
+        for c in range(rules[R.N_COLUMNS]):
+            if pile_top(pos, TABLEAU + c) == HIDDEN:
+                score += weights[PEEK]
+    return score
 
 
 @jit
@@ -134,13 +236,15 @@ def best_line(positions, moves, cursors, depth, rules, weights, baseline, seen):
     """Depth-first over lines of up to `depth` steps from positions[0]: the best score seen
     and the first step of its line (NO_MOVE if no line beats `baseline`). A first step back
     to a position met earlier in the deal is not taken: replanning cannot go round in circles.
+    A cell fill that lets no card go home is searched past but not scored: it only gives up a
+    cell (the weights make that a loss).
 
     Iterative, with per-level step lists and cursors: numba cannot cache recursion."""
     best = baseline
     best_first = NO_MOVE
     first = NO_MOVE
     level = 0
-    cursors[0, 0] = candidates(positions[0], rules, moves[0])
+    cursors[0, 0] = candidates(positions[0], rules, moves[0], 0)
     cursors[0, 1] = 0
     cursors[0, 2] = 0  # moves made along the line so far
     while level >= 0:
@@ -153,17 +257,20 @@ def best_line(positions, moves, cursors, depth, rules, weights, baseline, seen):
             first = step
         child = positions[level + 1]
         copy_position(positions[level], child)
-        if not take_step(child, rules, step):
+        made = take_step(child, rules, step)
+        if made == 0:
             continue
         if level == 0 and was_seen(seen, position_key(child)):
             continue
-        made = cursors[level, 2] + (1 if step < DIG else (step - DIG) % 16)
-        score = evaluate(child, rules, weights) - weights[STEP_COST] * made
-        if score > best + 1e-9:
-            best, best_first = score, first
+        quiet = made < 0
+        made = cursors[level, 2] + abs(made)
+        if not quiet:
+            score = score_of(child, rules, weights, moves[WORK_ROW]) - weights[STEP_COST] * made
+            if score > best + 1e-9:
+                best, best_first = score, first
         if level + 1 < depth:
             level += 1
-            cursors[level, 0] = candidates(child, rules, moves[level])
+            cursors[level, 0] = candidates(child, rules, moves[level], column_after(step))
             cursors[level, 1] = 0
             cursors[level, 2] = made
     return best, best_first
@@ -176,7 +283,7 @@ def score_after(obs, rules, move, positions, moves, cursors, depth, weights, see
     copy_position(obs, pos)
     apply_move(pos, rules, move)
     play_home(pos, rules)
-    score = evaluate(pos, rules, weights)
+    score = score_of(pos, rules, weights, moves[WORK_ROW])
     if depth == 0:
         return score
     best, _ = best_line(positions, moves, cursors, depth, rules, weights, score, seen)
@@ -184,9 +291,26 @@ def score_after(obs, rules, move, positions, moves, cursors, depth, weights, see
 
 
 @jit
-def choose(obs, rules, params, positions, moves, cursors, seen):
-    depth = min(max(int(params[DEPTH]), 1), MAX_DEPTH)
-    remember(seen, position_key(obs))
+def choose(obs, rules, params, positions, moves, cursors, seen, memory):
+    recall(obs, rules, memory)
+    move = decide(memory[0], rules, params, positions, moves, cursors, seen)
+    remember_move(memory, obs, move)
+    return move
+
+
+@jit
+def decide(obs, rules, params, positions, moves, cursors, seen):
+    """The choice at `obs`, the position as remembered (see the module docstring)."""
+    depth = params[DEPTH]
+    deep = params[EARLY_DEEP]
+    if is_known(obs, rules):
+        if params[LATE_DEPTH] > 0:
+            depth = params[LATE_DEPTH]
+        deep = params[DEEP]
+    depth = min(max(int(depth), 1), MAX_DEPTH)
+    deep = min(int(deep), MAX_DEPTH)
+    key = position_key(obs)
+    remember(seen, key)
     move = first_foundation_move(obs, rules)
     if move != NO_MOVE:
         # the card may also fit the other pile of its suit: take the pile whose line is better
@@ -201,14 +325,42 @@ def choose(obs, rules, params, positions, moves, cursors, seen):
                                                            seen) + 1e-9:
                     return alternative
         return move
+    if seen[DIGGING] > 0 and seen[DIG_KEY] == key:
+        return dig_on(obs, rules, positions[1], seen)  # as the search foresaw: no new search
+    seen[DIGGING] = 0
     copy_position(obs, positions[0])
     # A line must beat the position now and the line being followed (whose rest scores higher
     # than it did, having fewer moves to go): so play never wanders among equal positions.
-    baseline = max(evaluate(positions[0], rules, params), seen[PLAN] / 1e6)
+    baseline = max(score_of(positions[0], rules, params, moves[WORK_ROW]), seen[PLAN] / 1e6)
     score, best_step = best_line(positions, moves, cursors, depth, rules, params, baseline,
                                  seen)
+    if best_step == NO_MOVE and deep > depth and (deal_or_redeal(obs, rules) != NO_MOVE or (
+            params[DEEP_STOP] > 0)) and (  # before dealing, redealing (or stopping): look deeper
+            candidates(obs, rules, moves[0], 0) <= params[DEEP_WIDTH]):  # unless it costs much
+        score, best_step = best_line(positions, moves, cursors, deep, rules, params, baseline,
+                                     seen)
     if best_step != NO_MOVE:
         seen[PLAN] = int(score * 1e6)
-        return first_move_of(obs, rules, best_step)
+        if best_step >= DIG:
+            seen[DIGGING] = best_step - DIG + 1
+            seen[DIG_MADE] = 0
+            return dig_on(obs, rules, positions[1], seen)
+        return best_step
     seen[PLAN] = NO_PLAN
     return deal_or_redeal(obs, rules)
+
+
+@jit
+def dig_on(obs, rules, pos, seen):
+    """The next cell fill of the dig being made, noting the position it leads to (after its
+    foundation plays) unless the dig ends there."""
+    column = TABLEAU + seen[DIGGING] - 1
+    move = column * N_PLACES + first_empty_cell(obs, rules)
+    copy_position(obs, pos)
+    apply_move(pos, rules, move)
+    seen[DIG_MADE] += 1
+    if play_home(pos, rules) > 0 and seen[DIG_MADE] >= 2:
+        seen[DIGGING] = 0
+    else:
+        seen[DIG_KEY] = position_key(pos)
+    return move

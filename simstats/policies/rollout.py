@@ -57,10 +57,10 @@ from ..engine.state import (
     REDEAL,
     SIZE,
     STOCK,
+    TABLEAU,
 )
 from ..jit import jit, jit_inline
 from . import dig, foundation_only, random_moves
-from .lookahead import worth_trying
 from .tactics import copy_position, first_foundation_move, position_key, remember, was_seen
 
 DESCRIPTION = "each candidate played out by a base policy on sampled hidden cards; best mean (slow)"
@@ -97,6 +97,26 @@ def buffers() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     cards = np.zeros(CAPACITY + 52, dtype=np.int16)
     return positions, moves, cards
 
+
+
+@jit_inline
+def worth_trying(pos, rules, move):
+    """Skip moves that cannot matter: deal/redeal, hidden cards, foundation plays, a cell fill
+    other than to the first empty cell, a lone card moved to an empty column."""
+    if move == DEAL or move == REDEAL:
+        return False
+    src, dst = move // N_PLACES, move % N_PLACES
+    if src < FOUNDATION_PLACE:
+        if pile_top(pos, src) == HIDDEN or dst >= FOUNDATION_PLACE:
+            return False
+    if dst < TABLEAU:
+        for r in range(dst):
+            if pos[LENGTHS + r] == 0:
+                return False
+    elif dst < FOUNDATION_PLACE and pos[LENGTHS + dst] == 0:
+        if TABLEAU <= src < FOUNDATION_PLACE and pos[LENGTHS + src] == 1:
+            return False
+    return True
 
 @jit
 def hidden_cards(obs, rules, cards):

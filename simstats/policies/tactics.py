@@ -22,6 +22,7 @@ from ..engine.state import (
     FOUNDATION_PLACE,
     FOUNDATIONS,
     LENGTHS,
+    MOVES,
     N_PLACES,
     NO_MOVE,
     REDEAL,
@@ -42,7 +43,11 @@ N_WEIGHTS = 5
 
 
 SEEN_SLOTS = 4096  # positions a policy can remember in one deal (the move guard is 2,000)
-PLAN = SEEN_SLOTS  # one more slot: the score, in millionths, of the line being followed
+PLAN = SEEN_SLOTS  # more slots: the score, in millionths, of the line being followed,
+DIGGING = SEEN_SLOTS + 1  # the column being dug + 1 (0: none),
+DIG_KEY = SEEN_SLOTS + 2  # the position expected when its next card is due,
+DIG_MADE = SEEN_SLOTS + 3  # and the cards it moved so far
+SEEN_SIZE = SEEN_SLOTS + 4
 
 
 @jit
@@ -62,7 +67,7 @@ def position_key(pos):
 
 @jit
 def forget(seen):
-    for i in range(SEEN_SLOTS):
+    for i in range(SEEN_SIZE):
         seen[i] = 0
     seen[PLAN] = NO_PLAN
 
@@ -104,6 +109,47 @@ def copy_position(src, dst):
             dst[base + k] = src[base + k]
     for i in range(LENGTHS, src.shape[0]):
         dst[i] = src[i]
+
+
+# The memory of a deal (a (2, SIZE) array): row 0 the position as far as the player has seen it
+# (cards never seen are HIDDEN), row 1 the policy's last move and the move count it was made at.
+LAST_MOVE = 0
+LAST_MOVE_AT = 1
+
+
+@jit
+def recall(obs, rules, memory):
+    """Bring the memory of the deal up to date with `obs`: its row 0 becomes `obs` plus
+    the cards seen earlier in this deal (Napoleon's Flank's buried column cards; after a redeal
+    the stock, RULES.md 8). Built only from past observations and the policy's own moves: the
+    last move is replayed on the remembered position, then every card `obs` shows is copied."""
+    pos = memory[0]
+    book = memory[1]
+    moves = obs[MOVES]
+    if moves == book[LAST_MOVE_AT] + 1 and book[LAST_MOVE] != NO_MOVE:
+        apply_move(pos, rules, book[LAST_MOVE])
+        book[LAST_MOVE] = NO_MOVE
+    elif moves == 0 or moves != book[LAST_MOVE_AT]:
+        copy_position(obs, pos)  # a new deal, or a history the memory did not follow
+        return
+    for p in range(STOCK + 1):
+        n = obs[LENGTHS + p]
+        base = p * CAPACITY
+        if pos[LENGTHS + p] != n:  # cannot happen while the memory follows the game
+            copy_position(obs, pos)
+            return
+        for k in range(n):
+            if obs[base + k] != HIDDEN:
+                pos[base + k] = obs[base + k]
+    for i in range(FOUNDATIONS, obs.shape[0]):
+        pos[i] = obs[i]
+
+
+@jit_inline
+def remember_move(memory, obs, move):
+    """Note the move the policy makes at `obs`, for recall at the next observation."""
+    memory[1, LAST_MOVE] = move
+    memory[1, LAST_MOVE_AT] = obs[MOVES]
 
 
 @jit_inline
@@ -184,9 +230,10 @@ def cards_before(pos, rules, card):
 
 
 @jit
-def evaluate(pos, rules, weights):
+def evaluate(pos, rules, weights, work):
     """Cards home, plus weighted free cells, empty columns and cards near home, minus the
-    cards that cover the next card each foundation needs (digging still to do)."""
+    cards that cover the next card each foundation needs (digging still to do). `work`: 16
+    int64 of scratch."""
     score = 0.0
     for f in range(8):
         score += pos[FOUNDATIONS + f]
@@ -216,26 +263,27 @@ def evaluate(pos, rules, weights):
                 score += weights[W_NEAR_HOME]
                 break
     # digging: for each foundation, the cards above the shallowest visible card it needs
+    # (work[f]: the rank F(f) needs, work[8 + f]: the fewest cards above one), in one pass
     if weights[W_DIGGING] != 0.0:
         for f in range(8):
-            need = needed_rank(pos, rules, f)
-            if need < 0:
-                continue
-            wanted = (f % 4) * 13 + need
-            best = 99
-            for p in range(TABLEAU, TABLEAU + n_columns):
-                n = pos[LENGTHS + p]
-                for k in range(n):
-                    if pos[p * CAPACITY + k] == wanted:
-                        best = min(best, n - 1 - k)
-            if rules[R.DEAL_TO_RESERVE]:  # Kingsdown Eights' reserve piles are dug too
-                for p in range(8):
-                    n = pos[LENGTHS + p]
-                    for k in range(n):
-                        if pos[p * CAPACITY + k] == wanted:
-                            best = min(best, n - 1 - k)
-            if best < 99:
-                score -= weights[W_DIGGING] * best
+            work[f] = needed_rank(pos, rules, f)
+            work[8 + f] = 99
+        first = 0 if rules[R.DEAL_TO_RESERVE] else TABLEAU  # Kingsdown Eights' reserve piles
+        for p in range(first, TABLEAU + n_columns):
+            n = pos[LENGTHS + p]
+            base = p * CAPACITY
+            for k in range(n):
+                card = pos[base + k]
+                if card == HIDDEN:
+                    continue
+                suit, rank, above = card // 13, card % 13, n - 1 - k
+                if work[suit] == rank and above < work[8 + suit]:
+                    work[8 + suit] = above
+                if work[suit + 4] == rank and above < work[12 + suit]:
+                    work[12 + suit] = above
+        for f in range(8):
+            if work[8 + f] < 99:
+                score -= weights[W_DIGGING] * work[8 + f]
     return score
 
 
