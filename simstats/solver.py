@@ -1,6 +1,6 @@
 """Exact play: a depth-first search for a winning line from a position whose every card is known.
 
-It runs the engine's own rules (legal_moves, apply_move) on copies of the position. Used by the
+It runs the engine's own rules (can_place, apply_move) on copies of the position. Used by the
 fair `solver` policy once nothing that matters is hidden (its observation, with a redeal's new
 stock rebuilt by the rules from the columns it sees), and by the `oracle`, which reads the
 state, stock order included, and is a perfect-information bound rather than a player.
@@ -32,7 +32,14 @@ from __future__ import annotations
 import numpy as np
 
 from .engine import rules as R
-from .engine.moves import apply_move, fits_foundation, foundation_cards, legal_moves, pile_top
+from .engine.moves import (
+    apply_move,
+    can_place,
+    can_redeal,
+    fits_foundation,
+    foundation_cards,
+    pile_top,
+)
 from .engine.state import (
     CAPACITY,
     DEAL,
@@ -277,39 +284,51 @@ def move_rank(pos, rules, move, free_cells):
 
 @jit
 def candidates(pos, rules, scratch, out):
-    """The moves worth trying from `pos`, in the order they are tried; their count."""
-    ranks = scratch[MAX_LEGAL_MOVES:]  # legal_moves writes the first half
-    n = legal_moves(pos, rules, scratch)
+    """The moves worth trying from `pos`, in the order they are tried; their count.
+
+    The legal moves (in legal_moves' order) less those that reach a position another one
+    reaches, asked of the rules (can_place) only for the places that can take a card: each
+    card's two foundations, the first empty cell, the columns. Transfers come only within
+    transfer plays."""
+    ranks = scratch[MAX_LEGAL_MOVES:]
     first_cell, first_column = -1, -1
     for r in range(8):
         if pos[LENGTHS + r] == 0:
             first_cell = r
             break
-    for c in range(rules[R.N_COLUMNS]):
+    n_columns = rules[R.N_COLUMNS]
+    for c in range(n_columns):
         if pos[LENGTHS + TABLEAU + c] == 0:
             first_column = TABLEAU + c
             break
+    build = rules[R.BUILD] != R.BUILD_NONE
     kept = 0
-    for i in range(n):
-        move = scratch[i]
-        if move != DEAL and move != REDEAL:
-            src, dst = move // N_PLACES, move % N_PLACES
-            if src >= FOUNDATION_PLACE:
-                continue  # transfers come with the play that needs them
-            if dst < TABLEAU and dst != first_cell:
-                continue
-            if TABLEAU <= dst < FOUNDATION_PLACE and pos[LENGTHS + dst] == 0:
-                if dst != first_column:
-                    continue
-                if TABLEAU <= src < FOUNDATION_PLACE and pos[LENGTHS + src] == 1:
-                    continue  # a lone card to another empty column changes nothing
-            if dst >= FOUNDATION_PLACE + 4 and src < FOUNDATION_PLACE:
-                card = pile_top(pos, src)
-                if fits_foundation(pos, rules, card, card // 13):
-                    continue  # fits both piles of its suit: the first one will do
-        if kept < MAX_CANDIDATES:
-            out[kept] = move
+    for src in range(TABLEAU + n_columns):
+        card = pile_top(pos, src)
+        if card < 0 or kept + 12 > MAX_CANDIDATES:
+            continue
+        for f in (card // 13, card // 13 + 4):  # fits both piles of its suit: the first will do
+            if can_place(pos, rules, card, src, FOUNDATION_PLACE + f):
+                out[kept] = src * N_PLACES + FOUNDATION_PLACE + f
+                kept += 1
+                break
+        if first_cell >= 0 and can_place(pos, rules, card, src, first_cell):
+            out[kept] = src * N_PLACES + first_cell
             kept += 1
+        if build:
+            for dst in range(TABLEAU, TABLEAU + n_columns):
+                if pos[LENGTHS + dst] == 0 and (dst != first_column or (
+                        src >= TABLEAU and pos[LENGTHS + src] == 1)):
+                    continue  # one empty column stands for all; a lone card gains nothing
+                if can_place(pos, rules, card, src, dst):
+                    out[kept] = src * N_PLACES + dst
+                    kept += 1
+    if pos[LENGTHS + STOCK] > 0:
+        out[kept] = DEAL
+        kept += 1
+    if can_redeal(pos, rules):
+        out[kept] = REDEAL
+        kept += 1
     if rules[R.TRANSFERS]:
         for src in range(TABLEAU + rules[R.N_COLUMNS]):
             card = pile_top(pos, src)

@@ -17,7 +17,7 @@ from positions import make_state
 from simstats import trace
 from simstats.deals import deal_deck
 from simstats.engine.moves import apply_move, foundation_cards, is_legal, legal_moves
-from simstats.engine.notation import move_text
+from simstats.engine.notation import move_text, parse_move
 from simstats.engine.state import (
     CAPACITY,
     FOUNDATIONS,
@@ -309,3 +309,58 @@ def test_the_oracle_interval_brackets_its_unknown_deals():
     assert row["win_rate"] == 0.6
     assert row["ci_low"] == wilson_interval(60, 100)[0]
     assert row["ci_high"] == wilson_interval(70, 100)[1]
+
+
+def expected_candidates(state, rules) -> list[int]:
+    """The legal moves (the engine's legal_moves) less the ones the search leaves out."""
+    buffer = np.empty(MAX_LEGAL_MOVES, dtype=np.int64)
+    n_columns = int(rules[0])
+    cells = [r for r in range(8) if state[LENGTHS + r] == 0]
+    empty = [TABLEAU + c for c in range(n_columns) if state[LENGTHS + TABLEAU + c] == 0]
+    kept = []
+    for move in (int(m) for m in buffer[: legal_moves(state, rules, buffer)]):
+        if move < 24 * 24:
+            src, dst = divmod(move, 24)
+            if src >= 16:
+                continue  # transfers
+            if dst < TABLEAU and dst != cells[0]:
+                continue
+            if TABLEAU <= dst < 16 and state[LENGTHS + dst] == 0 and (
+                    dst != empty[0] or (src >= TABLEAU and state[LENGTHS + src] == 1)):
+                continue
+            card = int(state[src * CAPACITY + state[LENGTHS + src] - 1])
+            if dst >= 20 and is_legal(state, rules, src * 24 + 16 + card // 13):
+                continue
+        kept.append(move)
+    return sorted(kept)
+
+
+@pytest.mark.parametrize("game_id", ["tournament", "cicely", "kingsdown-eights"])
+def test_the_search_tries_the_legal_moves_less_the_redundant_ones(work, game_id):
+    from simstats.solver import TRANSFER_PLAY, candidates
+
+    game = get_game(game_id)
+    out = np.empty(256, dtype=np.int64)
+    scratch = np.empty(2 * MAX_LEGAL_MOVES, dtype=np.int64)
+    checked = 0
+    for deal in range(6):
+        deck, _ = deal_deck(game.array, 8, deal)
+        solution = solve_deal(game, deck, 2000)
+        state = replay_from_layout(game, deck, [])
+        for move in [None, *(m for m, _ in solution.play.moves)]:
+            if move is not None:
+                apply_move(state, game.array, parse_move(move))
+            n = candidates(state, game.array, scratch, out)
+            tried = sorted(int(m) for m in out[:n] if m < TRANSFER_PLAY)
+            assert tried == expected_candidates(state, game.array)
+            checked += 1
+    assert checked > 200
+
+
+def replay_from_layout(game, deck, moves):
+    from simstats.engine.moves import lay_out
+    from simstats.engine.state import new_state
+
+    state = new_state()
+    lay_out(state, game.array, np.asarray(deck, dtype=np.int16))
+    return state
