@@ -4,7 +4,9 @@ Priorities: (1) a foundation move (RULES.md 9.1 order); (2) the cheapest plan th
 card playable to a foundation: the cards above it are moved off one by one, onto a tableau
 build when the game allows one (free), else to an empty column or an empty reserve cell (each
 costs one place); the first move of the cheapest plan is made, the shallower plan on ties;
-(3) deal; (4) redeal; (5) stop.
+(3) while a cell is free, a column top over a card the player has not seen (Napoleon's Flank)
+to a cell, the one waiting least for its foundation; (4) deal;
+(5) redeal; (6) stop.
 """
 
 from __future__ import annotations
@@ -12,11 +14,20 @@ from __future__ import annotations
 from ..cards import HIDDEN
 from ..engine import rules as R
 from ..engine.moves import apply_move, can_place, pile_top
-from ..engine.state import LENGTHS, N_PLACES, NO_MOVE, TABLEAU
+from ..engine.state import CAPACITY, LENGTHS, N_PLACES, NO_MOVE, TABLEAU
 from ..jit import jit
-from .tactics import copy_position, deal_or_redeal, first_foundation_move, fits_any_foundation
+from .tactics import (
+    cards_before,
+    copy_position,
+    deal_or_redeal,
+    first_foundation_move,
+    fits_any_foundation,
+)
 
 DESCRIPTION = "foundation moves; else the cheapest digging that exposes a foundation card; deal"
+# Cells that blind digging leaves free; measured in Napoleon's Flank (2,000 deals): 0 leaves
+# none, 34 cards home on average; 1: 31; 4: 24; before blind digging 22.
+BLIND_DIG_KEEPS = 0
 
 
 @jit
@@ -75,4 +86,29 @@ def choose(obs, rules, scratch):
             apply_move(pos, rules, step)
     if best_move != NO_MOVE:
         return best_move
+    return blind_dig(obs, rules)
+
+
+@jit
+def blind_dig(obs, rules):
+    """Before dealing, while more than BLIND_DIG_KEEPS cells are free: the column top that
+    waits least for its foundation, of a column whose next card the player has not seen, to a
+    cell (Napoleon's Flank: what lies under it may go home). Else deal, redeal or stop."""
+    cell, free = -1, 0
+    if rules[R.RESERVE_CELLS]:
+        for r in range(7, -1, -1):
+            if obs[LENGTHS + r] == 0:
+                cell, free = r, free + 1
+    best, best_wait = NO_MOVE, 99
+    if free > BLIND_DIG_KEEPS:
+        for c in range(rules[R.N_COLUMNS]):
+            src = TABLEAU + c
+            n = obs[LENGTHS + src]
+            if n < 2 or obs[src * CAPACITY + n - 2] != HIDDEN:
+                continue
+            wait = cards_before(obs, rules, pile_top(obs, src))
+            if wait < best_wait:
+                best, best_wait = src * N_PLACES + cell, wait
+    if best != NO_MOVE:
+        return best
     return deal_or_redeal(obs, rules)
