@@ -34,7 +34,7 @@ from . import lookahead
 from .tactics import recall, remember_move
 
 DESCRIPTION = "lookahead until every card is seen, then an exact search for a win (fair)"
-PARAMETERS = {**lookahead.PARAMETERS, "budget": 100_000.0, "eager": 1.0}
+PARAMETERS = {**lookahead.PARAMETERS, "budget": 50_000.0, "eager": 1.0}
 BUDGET = len(lookahead.PARAMETERS)
 EAGER = BUDGET + 1
 
