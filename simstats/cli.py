@@ -63,6 +63,32 @@ def _read_deck(path: str, game: Game) -> list[int]:
     return cards
 
 
+def _deck_to_play(game: Game, deck_path, seed: int, deal) -> tuple[list[int], int]:
+    """The deck of --deck FILE, or of --deal I under --seed S (exactly one of them)."""
+    from .deals import deal_deck
+
+    if (deck_path is None) == (deal is None):
+        raise BadInput("give either --deck FILE or --deal I (with --seed S)")
+    if deck_path is not None:
+        return _read_deck(deck_path, game), 0
+    deck_array, reshuffles = deal_deck(game.array, seed, deal)
+    return [int(c) for c in deck_array], reshuffles
+
+
+def _write_trace(playthrough, trace_path: str) -> None:
+    """The JSON Lines trace of a game (RULES.md section 10) to a file, or '-' for stdout."""
+    from . import trace
+
+    text = trace(playthrough)
+    if trace_path == "-":
+        click.echo(text, nl=False)
+        return
+    try:
+        _write_atomically(trace_path, text)
+    except OSError as error:
+        raise click.ClickException(f"cannot write trace {trace_path!r}: {error}") from None
+
+
 def _write_atomically(path: str, text: str) -> None:
     """Write a file so that a failure never leaves a half-written one behind."""
     target = Path(path)
@@ -94,19 +120,12 @@ def cli() -> None:
 @click.option("--show", is_flag=True, help="Print the position after every move.")
 def play(game_name, deck_path, seed, deal, policy_name, trace_path, show) -> None:
     """Play one deal, from a deck file or from (seed, deal), and print its outcome."""
-    from .deals import deal_deck
     from .render import render
     from .simulate import play_deal
 
     game = _game(game_name)
     spec = _policy(policy_name)
-    if (deck_path is None) == (deal is None):
-        raise BadInput("give either --deck FILE or --deal I (with --seed S)")
-    if deck_path is not None:
-        deck, reshuffles = _read_deck(deck_path, game), 0
-    else:
-        deck_array, reshuffles = deal_deck(game.array, seed, deal)
-        deck = [int(c) for c in deck_array]
+    deck, reshuffles = _deck_to_play(game, deck_path, seed, deal)
     echo = click.echo if trace_path != "-" else (lambda text: click.echo(text, err=True))
 
     def show_move(move, card, obs):
@@ -129,16 +148,7 @@ def play(game_name, deck_path, seed, deal, policy_name, trace_path, show) -> Non
         raise click.ClickException(str(error)) from None
     outcome = played.outcome
     if trace_path is not None:
-        from . import trace
-
-        text = trace(played)
-        if trace_path == "-":
-            click.echo(text, nl=False)
-        else:
-            try:
-                _write_atomically(trace_path, text)
-            except OSError as error:
-                raise click.ClickException(f"cannot write trace {trace_path!r}: {error}") from None
+        _write_trace(played, trace_path)
     where = f"deal {deal} of seed {seed}" if deal is not None else f"deck {deck_path}"
     echo(f"{game.id}, {spec.name}, {where}: " + ("won" if outcome.won else "not won"))
     echo(
@@ -221,32 +231,16 @@ def solve(game_name, deck_path, seed, deal, budget, trace_path) -> None:
     oracle, not a player): won, lost (proven) or unknown (budget spent)."""
     import time
 
-    from .deals import deal_deck
     from .simulate import solve_deal
 
     game = _game(game_name)
-    if (deck_path is None) == (deal is None):
-        raise BadInput("give either --deck FILE or --deal I (with --seed S)")
-    if deck_path is not None:
-        deck, reshuffles = _read_deck(deck_path, game), 0
-    else:
-        deck_array, reshuffles = deal_deck(game.array, seed, deal)
-        deck = [int(c) for c in deck_array]
+    deck, reshuffles = _deck_to_play(game, deck_path, seed, deal)
     started = time.perf_counter()
     solution = solve_deal(game, deck, budget, seed, deal, reshuffles)
     seconds = time.perf_counter() - started
     echo = click.echo if trace_path != "-" else (lambda text: click.echo(text, err=True))
     if trace_path is not None:
-        from . import trace
-
-        text = trace(solution.play)
-        if trace_path == "-":
-            click.echo(text, nl=False)
-        else:
-            try:
-                _write_atomically(trace_path, text)
-            except OSError as error:
-                raise click.ClickException(f"cannot write trace {trace_path!r}: {error}") from None
+        _write_trace(solution.play, trace_path)
     outcome = solution.play.outcome
     where = f"deal {deal} of seed {seed}" if deal is not None else f"deck {deck_path}"
     detail = {
