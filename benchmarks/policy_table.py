@@ -4,6 +4,8 @@ mean cards home from each run's summary, and microseconds per deal measured here
 times include loading and writing). Writes benchmarks/policy_table.md.
 
     python benchmarks/policy_table.py results/policies-100k results/solver-20k ...
+
+A (game, policy) that several runs hold gets its row from the first run listed.
 """
 
 from __future__ import annotations
@@ -44,10 +46,13 @@ def main() -> None:
     parser.add_argument("runs", nargs="+", help="run folders")
     parser.add_argument("--seconds", type=float, default=3.0, help="timing per game and policy")
     args = parser.parse_args()
-    rows = []
+    rows, done = [], set()
     for run in map(Path, args.runs):
         summary = pd.read_csv(run / "summary.csv")
         for r in summary.itertuples():
+            if (r.game, r.policy) in done:
+                continue  # the first run listed gives a (game, policy) its row
+            done.add((r.game, r.policy))
             us = per_deal_us(r.game, r.policy, args.seconds)
             bracket = (f"; {r.end_unknown:,} unknown, bracketed" if is_oracle(r.policy)
                        else "")
