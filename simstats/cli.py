@@ -232,6 +232,7 @@ def solve(game_name, deck_path, seed, deal, budget, trace_path) -> None:
     import time
 
     from .simulate import solve_deal
+    from .solver import TABLE_SIZE
 
     game = _game(game_name)
     deck, reshuffles = _deck_to_play(game, deck_path, seed, deal)
@@ -246,8 +247,9 @@ def solve(game_name, deck_path, seed, deal, budget, trace_path) -> None:
     detail = {
         "won": f"a winning line of {outcome.moves} moves",
         "lost": f"proven: no line wins; the best line gets {outcome.foundation_cards} cards home",
-        "unknown": f"budget of {budget:,} positions spent; the best line found gets "
-                   f"{outcome.foundation_cards} cards home",
+        "unknown": f"no win and no proof after {solution.positions:,} positions (budget "
+                   f"{budget:,}; the search's table holds {TABLE_SIZE:,}); the best line found "
+                   f"gets {outcome.foundation_cards} cards home",
     }[solution.verdict]
     echo(f"{game.id}, {where}: {solution.verdict} ({detail}; {seconds:.2f} s)")
 
