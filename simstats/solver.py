@@ -36,6 +36,7 @@ from .engine.moves import (
     apply_move,
     can_place,
     can_redeal,
+    copy_position,
     fits_foundation,
     foundation_cards,
     pile_top,
@@ -386,18 +387,6 @@ def make_move(pos, rules, move, line, length):
 
 
 @jit
-def copy_full(src, dst):
-    """Copy a position's piles in use (stock included), lengths, foundations and counters."""
-    for p in range(STOCK + 1):
-        n = src[LENGTHS + p]
-        base = p * CAPACITY
-        for k in range(n):
-            dst[base + k] = src[base + k]
-    for i in range(LENGTHS, SIZE):
-        dst[i] = src[i]
-
-
-@jit
 def keep_best(pos, line, length, best, info):
     cards = foundation_cards(pos)
     if cards > info[BEST_CARDS] or (cards == info[BEST_CARDS] and length < info[BEST_LENGTH]):
@@ -424,7 +413,7 @@ def solve(start, rules, budget, moves_left, eager, work):
     info[LINE_LENGTH] = 0
     limit = min(moves_left, MAX_LINE)
     root = positions[0]
-    copy_full(start, root)
+    copy_position(start, root)
     length = play_safe_moves(root, rules, eager, line, 0)
     keep_best(root, line, length, best, info)
     if foundation_cards(root) == 104:
@@ -447,7 +436,7 @@ def solve(start, rules, budget, moves_left, eager, work):
             exact = False  # the move guard cuts this line: no proof either way
             continue
         child = positions[level + 1]
-        copy_full(positions[level], child)
+        copy_position(positions[level], child)
         length = make_move(child, rules, move, line, length)
         length = play_safe_moves(child, rules, eager, line, length)
         if foundation_cards(child) == 104:

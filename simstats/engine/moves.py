@@ -141,6 +141,19 @@ def can_place(s, rules, card, src, dst):
     return rules[R.RESERVE_CELLS] != 0 and src >= TABLEAU and s[LENGTHS + dst] == 0
 
 
+@jit
+def copy_position(src, dst):
+    """Copy a position's piles in use (the stock's too: in an observation its cards are
+    HIDDEN), lengths, foundations and counters: the cheap copy searches make at every step."""
+    for p in range(STOCK + 1):
+        n = src[LENGTHS + p]
+        base = p * CAPACITY
+        for k in range(n):
+            dst[base + k] = src[base + k]
+    for i in range(LENGTHS, src.shape[0]):
+        dst[i] = src[i]
+
+
 @jit_inline
 def tableau_is_empty(s, rules):
     for c in range(rules[R.N_COLUMNS]):

@@ -12,6 +12,7 @@ from ..engine.moves import (
     apply_move,
     can_place,
     can_redeal,
+    copy_position,
     fits_foundation,
     is_source,
     pile_top,
@@ -96,19 +97,6 @@ def remember(seen, key):
 def was_seen(seen, key):
     slot = slot_of(seen, key)
     return slot >= 0 and seen[slot] == key
-
-
-@jit
-def copy_position(src, dst):
-    """Copy a position's piles in use (the stock's too: in an observation they are HIDDEN, in
-    a search after a redeal they are the gathered columns), lengths, foundations, counters."""
-    for p in range(STOCK + 1):
-        n = src[LENGTHS + p]
-        base = p * CAPACITY
-        for k in range(n):
-            dst[base + k] = src[base + k]
-    for i in range(LENGTHS, src.shape[0]):
-        dst[i] = src[i]
 
 
 # The memory of a deal (a (2, SIZE) array): row 0 the position as far as the player has seen it
