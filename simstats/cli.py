@@ -221,8 +221,8 @@ class DealCount(click.ParamType):
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of --deal.")
 @click.option("--deal", type=click.IntRange(min=0), help="Deal number under --seed (from 0).")
-@click.option("--budget", type=DealCount("positions"), default="1e6", show_default=True,
-              help="Positions each search may expand.")
+@click.option("--budget", type=DealCount("positions"), default="4e6", show_default=True,
+              help="Positions the searches may expand in all.")
 @click.option("--trace", "trace_path",
               help="Write the line played as a JSON Lines trace ('-' for stdout): the winning "
                    "line, else the one with the most cards home.")
@@ -232,7 +232,7 @@ def solve(game_name, deck_path, seed, deal, budget, trace_path) -> None:
     import time
 
     from .simulate import solve_deal
-    from .solver import TABLE_SIZE
+    from .solver import table_bits_for
 
     game = _game(game_name)
     deck, reshuffles = _deck_to_play(game, deck_path, seed, deal)
@@ -248,7 +248,8 @@ def solve(game_name, deck_path, seed, deal, budget, trace_path) -> None:
         "won": f"a winning line of {outcome.moves} moves",
         "lost": f"proven: no line wins; the best line gets {outcome.foundation_cards} cards home",
         "unknown": f"no win and no proof after {solution.positions:,} positions (budget "
-                   f"{budget:,}; the search's table holds {TABLE_SIZE:,}); the best line found "
+                   f"{budget:,}; the search's table holds {1 << table_bits_for(budget):,}); the "
+                   f"best line found "
                    f"gets {outcome.foundation_cards} cards home",
     }[solution.verdict]
     echo(f"{game.id}, {where}: {solution.verdict} ({detail}; {seconds:.2f} s)")
@@ -258,7 +259,7 @@ DEFAULT_POLICIES = ("foundation-only", "dig")
 
 
 @cli.command()
-@click.option("--games", "games", type=DealCount(), default="1e6", show_default=True,
+@click.option("--games", "games", type=DealCount(), default="4e6", show_default=True,
               help="Deals per game and policy (1e6, 250000, 1_000_000).")
 @click.option("--game", "game_names", multiple=True,
               help="Game to play (repeat for several). Default: all four.")

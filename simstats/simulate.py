@@ -33,7 +33,16 @@ from .jit import jit, jit_inline
 from .policies import CompiledPolicy, PolicyError, PolicySpec
 from .policies.compiled import ORACLE, SOLVER, choose_builtin, scratch_buffers, start_deal
 from .policies.oracle import BUDGET as ORACLE_BUDGET
-from .solver import BEST_BUFFER, BEST_LENGTH, INFO_BUFFER, LINE_BUFFER, LINE_LENGTH, solve_position
+from .solver import (
+    BEST_BUFFER,
+    BEST_LENGTH,
+    INFO_BUFFER,
+    LINE_BUFFER,
+    LINE_LENGTH,
+    TABLE_BITS,
+    solve_position,
+    table_bits_for,
+)
 from .solver import LOST as PROVEN_LOST
 from .solver import WON as SOLVED
 
@@ -229,7 +238,7 @@ def solve_deal(game: Game, deck, budget: int, seed: int = 0, deal: int | None = 
     state = new_state()
     lay_out(state, rules, np.asarray(deck, dtype=np.int16))
     state[RESHUFFLES] = reshuffles
-    work = search_buffers()
+    work = search_buffers(table_bits=table_bits_for(budget))
     verdict = int(solve_position(state, rules, budget, work))
     info = work[INFO_BUFFER]
     line, length = ((work[LINE_BUFFER], info[LINE_LENGTH]) if verdict == SOLVED
@@ -243,7 +252,7 @@ def solve_deal(game: Game, deck, budget: int, seed: int = 0, deal: int | None = 
     return Solution(RESULT_NAMES[verdict], play, int(info[NODES]))
 
 
-def _work_arrays(code: int):
+def _work_arrays(code: int, table_bits: int):
     """The compiled loop's scratch arrays, allocated here so that it never allocates."""
     return (
         new_state(),
@@ -251,7 +260,7 @@ def _work_arrays(code: int):
         np.empty(104, dtype=np.int16),
         np.zeros(1, dtype=np.uint64),
         np.zeros(1, dtype=np.uint64),
-        scratch_buffers(code),
+        scratch_buffers(code, table_bits),
     )
 
 
@@ -260,7 +269,8 @@ def run_compiled(game: Game, spec: PolicySpec, seed: int, first_deal: int, count
     out = np.empty((count, len(OUTCOME_COLUMNS)), dtype=np.int32)
     salt = policy_salt(spec.name)
     params = np.array(spec.params or (0.0,), dtype=np.float64)
-    work = _work_arrays(spec.code)
+    bits = table_bits_for(int(params[ORACLE_BUDGET])) if spec.code == ORACLE else TABLE_BITS
+    work = _work_arrays(spec.code, bits)
     play_deals(game.array, spec.code, params, salt, seed, first_deal, count, out, work)
     if count and out[:, 6].min() == ILLEGAL_CHOICE:
         bad = first_deal + int(np.argmax(out[:, 6] == ILLEGAL_CHOICE))

@@ -8,8 +8,12 @@ state, stock order included, and is a perfect-information bound rather than a pl
 - A transposition table of position fingerprints: a position is expanded once per search, so
   an exhausted search proves that no line wins. Reserve cells are one place, so their order is
   left out of the fingerprint.
-- Move order: foundation plays, transfers, then column tops whose removal exposes a card that
-  can go home, other fills and builds, deal, redeal.
+- Move order: plays home; digs that reach a card that can go home, shallowest first; deal or
+  redeal; builds; other fills. In Kingsdown Eights a deal buries every reserve pile, so it
+  comes last (measured: it turned most of the deals the oracle left undecided into wins).
+- Restarts: a depth-first search that goes wrong early rarely recovers within its budget, so
+  the oracle (solve_position) and the `solver` policy search again with the move order shaken
+  (ranks jittered by a hash of the attempt, ORDER_SEED), which often wins at once.
 - Provably safe moves are made at once without branching: in Tournament and Napoleon's Flank a
   card goes home from a reserve cell (or from a column once the stock is out and no redeal is
   left) when its suit already has 14 or more cards home. Then the other copy of that card is
@@ -68,8 +72,8 @@ MAX_LEVELS = 1200  # search depth in moves that branch (each followed by its saf
 MAX_LINE = MOVE_LIMIT
 MAX_CANDIDATES = 256
 TRANSFER_PLAY = 1 << 20  # + source place: the transfers a card needs to go home, then the card
+JITTER = 600  # a restart's rank noise: enough to swap neighbouring kinds of move (measured)
 TABLE_BITS = 21
-TABLE_SIZE = 1 << TABLE_BITS
 
 # Slots of the search's int64 `info` array.
 STAMP = 0  # which search the table entries belong to
@@ -78,7 +82,8 @@ BEST_CARDS = 2  # most cards home on any line of the last search
 BEST_LENGTH = 3  # that line's length (in `best`)
 LINE_LENGTH = 4  # the winning line's length (in `line`)
 FILLED = 5  # table entries used by the last search
-N_INFO = 6
+ORDER_SEED = 6  # 0: moves in rank order; else ranks jittered by a hash of this seed (restarts)
+N_INFO = 7
 
 # Where the search's results are in its working memory (search_buffers).
 LINE_BUFFER = 4
@@ -86,10 +91,20 @@ BEST_BUFFER = 5
 INFO_BUFFER = 9
 
 
-def search_buffers(small: bool = False) -> tuple:
-    """Working memory of one searcher (about 40 MB); compiled code never allocates.
-    `small`: arrays of the same types holding nothing, for choosers that never search."""
-    levels, line, table = (1, 1, 1) if small else (MAX_LEVELS + 1, MAX_LINE + 1, TABLE_SIZE)
+def table_bits_for(budget: int) -> int:
+    """A table big enough for solve_position's exact search, which may get almost all of
+    `budget` (when the eager searches run out of lines early); it fills up at about 60%."""
+    bits = TABLE_BITS
+    while (1 << bits) * 0.55 < budget:
+        bits += 1
+    return bits
+
+
+def search_buffers(small: bool = False, table_bits: int = TABLE_BITS) -> tuple:
+    """Working memory of one searcher (about 20 MB + 12 bytes per table entry); compiled code
+    never allocates. `small`: arrays of the same types holding nothing, for choosers that never
+    search. The table holds 2**table_bits fingerprints."""
+    levels, line, table = (1, 1, 1) if small else (MAX_LEVELS + 1, MAX_LINE + 1, 1 << table_bits)
     return (
         np.zeros((levels, SIZE), dtype=np.int16),  # positions along the line
         np.empty((levels, MAX_CANDIDATES), dtype=np.int64),  # candidate moves per level
@@ -98,7 +113,7 @@ def search_buffers(small: bool = False) -> tuple:
         np.zeros(line, dtype=np.int64),  # the line being searched
         np.zeros(line, dtype=np.int64),  # the line with the most cards home
         np.zeros(table, dtype=np.int64),  # fingerprints seen
-        np.zeros(table, dtype=np.int64),  # the search (STAMP) that saw each
+        np.zeros(table, dtype=np.int32),  # the search (STAMP) that saw each
         np.zeros(2 * MAX_LEGAL_MOVES, dtype=np.int64),  # legal moves, then candidates' ranks
         np.zeros(N_INFO, dtype=np.int64),
     )
@@ -167,7 +182,8 @@ def fingerprint(pos, rules):
 @jit_inline
 def first_visit(keys, stamps, stamp, key):
     """Add `key` to the table; False if this search saw it already. -1 if the table is full."""
-    slot = key & (TABLE_SIZE - 1)
+    mask = keys.shape[0] - 1
+    slot = key & mask
     for _ in range(64):
         if stamps[slot] != stamp:
             keys[slot] = key
@@ -175,7 +191,7 @@ def first_visit(keys, stamps, stamp, key):
             return 1
         if keys[slot] == key:
             return 0
-        slot = (slot + 1) & (TABLE_SIZE - 1)
+        slot = (slot + 1) & mask
     return -1
 
 
@@ -265,15 +281,16 @@ def goes_home(pos, rules, card):
 @jit_inline
 def move_rank(pos, rules, move, free_cells):
     """Lower is tried first: plays home; digs that reach a card that can go home, shallowest
-    first; deal or redeal; other moves."""
+    first (in Kingsdown Eights, with no cells, only the card under the one moved counts); deal
+    or redeal (Kingsdown Eights: last); builds; other moves."""
     if move == DEAL or move == REDEAL:
-        return 3 * 128
+        return 6 * 128 if rules[R.DEAL_TO_RESERVE] else 3 * 128
     if move >= TRANSFER_PLAY:
         return 0
     src, dst = move // N_PLACES, move % N_PLACES
     if dst >= FOUNDATION_PLACE:
         return 0 if src < FOUNDATION_PLACE else 128
-    if TABLEAU <= src < FOUNDATION_PLACE:
+    if TABLEAU <= src < FOUNDATION_PLACE or not rules[R.RESERVE_CELLS]:
         n = pos[LENGTHS + src]
         for depth in range(1, min(n, free_cells + 1)):
             if goes_home(pos, rules, pos[src * CAPACITY + n - 1 - depth]):
@@ -284,7 +301,7 @@ def move_rank(pos, rules, move, free_cells):
 
 
 @jit
-def candidates(pos, rules, scratch, out):
+def candidates(pos, rules, scratch, out, info):
     """The moves worth trying from `pos`, in the order they are tried; their count.
 
     The legal moves (in legal_moves' order) less those that reach a position another one
@@ -340,12 +357,16 @@ def candidates(pos, rules, scratch, out):
                 out[kept] = TRANSFER_PLAY + src
                 kept += 1
     # insertion sort by rank, stable: few moves, and the order decides the search's speed
-    free_cells = 0
+    free_cells = 1  # without cells, a dig is the move itself: look one card down
     if rules[R.RESERVE_CELLS]:
+        free_cells = 0
         for r in range(8):
             free_cells += pos[LENGTHS + r] == 0
+    seed = info[ORDER_SEED]
     for i in range(kept):
         ranks[i] = move_rank(pos, rules, out[i], free_cells)
+        if seed != 0:
+            ranks[i] += (mix(seed * 1000003 + info[NODES] * 257 + i) & 0x7FFFFFFF) % JITTER
     for i in range(1, kept):
         move, rank = out[i], ranks[i]
         j = i - 1
@@ -405,6 +426,9 @@ def solve(start, rules, budget, moves_left, eager, work):
     such line wins."""
     positions, moves, cursors, line_at, line, best, keys, stamps, scratch, info = work
     info[STAMP] += 1
+    if info[STAMP] >= 2**31 - 1:  # stamps are int32: start again with a clean table
+        stamps[:] = 0
+        info[STAMP] = 1
     stamp = info[STAMP]
     info[NODES] = 0
     info[FILLED] = 0
@@ -422,7 +446,7 @@ def solve(start, rules, budget, moves_left, eager, work):
     first_visit(keys, stamps, stamp, fingerprint(root, rules))
     exact = True
     line_at[0] = length
-    cursors[0, 0] = candidates(root, rules, scratch, moves[0])
+    cursors[0, 0] = candidates(root, rules, scratch, moves[0], info)
     cursors[0, 1] = 0
     level = 0
     while level >= 0:
@@ -460,17 +484,38 @@ def solve(start, rules, budget, moves_left, eager, work):
             continue
         level += 1
         line_at[level] = length
-        cursors[level, 0] = candidates(child, rules, scratch, moves[level])
+        cursors[level, 0] = candidates(child, rules, scratch, moves[level], info)
         cursors[level, 1] = 0
     return LOST if exact else UNKNOWN
 
 
 @jit
 def solve_position(start, rules, budget, work):
-    """The oracle's verdict on a position whose every card is known: an eager search for a
-    quick win, then an exact one that can also prove the position lost. The line to play is
-    work's `line` if WON, else `best`."""
+    """The oracle's verdict on a position whose every card is known, within `budget` positions
+    in all: an eager search for a quick win (a sixteenth of the budget); eager searches again
+    with the move order shaken, a fortieth of the budget each, up to three quarters of it in
+    all (restarts: see the module docstring); then an exact search that can also prove the
+    position lost (the rest). The line to play is work's `line` if WON, else `best` (of the
+    exact search). info[NODES] is the positions searched in all."""
+    info = work[INFO_BUFFER]
     moves_left = MOVE_LIMIT - start[MOVES]
-    if solve(start, rules, budget, moves_left, True, work) == WON:
-        return WON
-    return solve(start, rules, budget, moves_left, False, work)
+    searched = 0
+    share = max(1, budget // 16)
+    attempt = 0
+    while True:
+        info[ORDER_SEED] = attempt
+        verdict = solve(start, rules, share, moves_left, True, work)
+        searched += info[NODES]
+        # an eager search that ran out of lines would run out again in any order
+        if verdict != UNKNOWN:
+            break
+        attempt += 1
+        share = max(1, budget // 40)
+        if searched + share > budget * 3 // 4:
+            break
+    info[ORDER_SEED] = 0
+    if verdict != WON:
+        verdict = solve(start, rules, max(1, budget - searched), moves_left, False, work)
+        searched += info[NODES]
+    info[NODES] = searched
+    return verdict

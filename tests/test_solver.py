@@ -112,6 +112,33 @@ def test_a_spent_budget_is_unknown_not_lost(work):
     assert solve(start, TOURNAMENT.array, 3, 2000, False, work) == UNKNOWN
 
 
+def test_the_oracle_counts_every_search_against_its_budget():
+    # seed 0, deal 400 of Tournament: no search of 40,000 positions in all decides it
+    from simstats.engine.moves import lay_out
+    from simstats.engine.state import new_state
+    from simstats.solver import NODES, ORDER_SEED, solve_position
+
+    game = get_game("tournament")
+    deck, _ = deal_deck(game.array, 0, 400)
+    state = new_state()
+    lay_out(state, game.array, deck)
+    work = search_buffers()
+    assert solve_position(state, game.array, 40_000, work) == UNKNOWN
+    info = work[INFO_BUFFER]
+    # eager 2,500 + 27 restarts of 1,000 + exact 10,500, each stopped at its share
+    assert info[NODES] == 40_000
+    assert info[ORDER_SEED] == 0  # the next search is in the plain order again
+
+
+def test_the_oracles_table_grows_with_its_budget():
+    from simstats.solver import TABLE_BITS, table_bits_for
+
+    assert table_bits_for(50_000) == TABLE_BITS
+    for budget in (4_000_000, 10_000_000, 100_000_000):
+        bits = table_bits_for(budget)
+        assert (1 << bits) * 0.55 >= budget > (1 << (bits - 1)) * 0.55
+
+
 def test_transfers_let_a_suit_with_13_home_take_any_rank(work):
     # A..6 up, 7..K down (13 home); the other copies of 9C, then the rest, come out of order
     start = clubs_position(6, 7, ["AC 2C 3C 4C 5C 6C 7C 8C KC QC JC TC 9C"])
@@ -337,7 +364,7 @@ def expected_candidates(state, rules) -> list[int]:
 
 @pytest.mark.parametrize("game_id", ["tournament", "cicely", "kingsdown-eights"])
 def test_the_search_tries_the_legal_moves_less_the_redundant_ones(work, game_id):
-    from simstats.solver import TRANSFER_PLAY, candidates
+    from simstats.solver import N_INFO, ORDER_SEED, TRANSFER_PLAY, candidates
 
     game = get_game(game_id)
     out = np.empty(256, dtype=np.int64)
@@ -350,9 +377,14 @@ def test_the_search_tries_the_legal_moves_less_the_redundant_ones(work, game_id)
         for move in [None, *(m for m, _ in solution.play.moves)]:
             if move is not None:
                 apply_move(state, game.array, parse_move(move))
-            n = candidates(state, game.array, scratch, out)
-            tried = sorted(int(m) for m in out[:n] if m < TRANSFER_PLAY)
+            info = np.zeros(N_INFO, dtype=np.int64)
+            n = candidates(state, game.array, scratch, out, info)
+            in_order = [int(m) for m in out[:n]]
+            tried = sorted(m for m in in_order if m < TRANSFER_PLAY)
             assert tried == expected_candidates(state, game.array)
+            info[ORDER_SEED] = 1 + checked  # a restart's shaken order: the same moves
+            shaken = candidates(state, game.array, scratch, out, info)
+            assert sorted(int(m) for m in out[:shaken]) == sorted(in_order)
             checked += 1
     assert checked > 200
 

@@ -11,7 +11,7 @@ import numpy as np
 from ..cards import HIDDEN
 from ..engine.state import CAPACITY, MAX_LEGAL_MOVES, SIZE, STOCK
 from ..jit import jit, jit_inline
-from ..solver import search_buffers
+from ..solver import TABLE_BITS, search_buffers
 from . import dig, endgame, foundation_only, lookahead, random_moves, rollout
 from .tactics import NO_PLAN, PLAN, SEEN_SIZE, forget
 
@@ -28,12 +28,13 @@ CODES = {"foundation-only": FOUNDATION_ONLY, "random": RANDOM, "dig": DIG,
 SCRATCH_LEVELS = lookahead.MAX_DEPTH + 2
 
 
-def scratch_buffers(code: int | None = None) -> tuple:
+def scratch_buffers(code: int | None = None, table_bits: int = TABLE_BITS) -> tuple:
     """The compiled choosers' working memory (they never allocate): search positions (their
     stock slots hidden), move lists, search cursors, a memory of positions seen; for the
     policies that solve (`code` SOLVER, ORACLE) the search's memory and the line being
-    followed; the rollout's buffers (one tuple); the memory of the deal as far as seen
-    (tactics.recall). Choosers take elements by index: new buffers go at the end."""
+    followed (its table holding 2**table_bits positions); the rollout's buffers (one tuple);
+    the memory of the deal as far as seen (tactics.recall). Choosers take elements by index:
+    new buffers go at the end."""
     positions = np.zeros((SCRATCH_LEVELS, SIZE), dtype=np.int16)
     positions[:, STOCK * CAPACITY : (STOCK + 1) * CAPACITY] = HIDDEN
     moves = np.empty((SCRATCH_LEVELS, MAX_LEGAL_MOVES), dtype=np.int64)
@@ -41,7 +42,8 @@ def scratch_buffers(code: int | None = None) -> tuple:
     seen = np.zeros(SEEN_SIZE, dtype=np.int64)
     seen[PLAN] = NO_PLAN
     if code == SOLVER or code == ORACLE:
-        work, plan = search_buffers(), np.zeros(endgame.PLAN_SIZE, dtype=np.int64)
+        work = search_buffers(table_bits=table_bits)
+        plan = np.zeros(endgame.PLAN_SIZE, dtype=np.int64)
     else:  # same types, nothing to hold: the other choosers never touch them
         work = search_buffers(small=True)
         plan = np.zeros(1, dtype=np.int64)

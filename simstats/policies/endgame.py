@@ -9,8 +9,9 @@ search (simstats/solver.py, at most `budget` positions, once per redeal): a winn
 followed to the end; when no line wins, the line that gets the most cards home; (3) otherwise,
 or when the budget runs out, `lookahead`'s move. In Napoleon's Flank buried cards are known
 only once seen, so it mostly plays like `lookahead` there. Parameters: lookahead's, budget
-(positions per search) and eager (1: every card that can go home goes at once, which finds
-wins sooner; 0: only provably safe plays, so that "no line wins" is a proof).
+(positions per search), eager (1: every card that can go home goes at once, which finds
+wins sooner; 0: only provably safe plays, so that "no line wins" is a proof) and restarts
+(searches again, each in a shaken move order, when one runs out of budget undecided).
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from ..solver import (
     LINE_LENGTH,
     LOST,
     MAX_LINE,
+    ORDER_SEED,
+    UNKNOWN,
     WON,
     solve,
 )
@@ -34,9 +37,10 @@ from . import lookahead
 from .tactics import recall, remember_move
 
 DESCRIPTION = "lookahead until every card is seen, then an exact search for a win (fair)"
-PARAMETERS = {**lookahead.PARAMETERS, "budget": 50_000.0, "eager": 1.0}
+PARAMETERS = {**lookahead.PARAMETERS, "budget": 25_000.0, "eager": 1.0, "restarts": 4.0}
 BUDGET = len(lookahead.PARAMETERS)
 EAGER = BUDGET + 1
+RESTARTS = BUDGET + 2
 
 # The plan buffer: a header, then the moves of the line being followed.
 PLAN_LENGTH = 0
@@ -89,9 +93,14 @@ def decide(obs, known, rules, params, positions, moves, cursors, seen, work, pla
         plan[PLAN_LENGTH] = 0
     if knows_everything(known) and plan[PLAN_SEARCHED] != obs[REDEALS] + 1:
         plan[PLAN_SEARCHED] = obs[REDEALS] + 1
-        budget = int(params[BUDGET])
-        result = solve(known, rules, budget, MOVE_LIMIT - obs[MOVES], params[EAGER] != 0, work)
         info = work[INFO_BUFFER]
+        for attempt in range(1 + int(params[RESTARTS])):
+            info[ORDER_SEED] = attempt  # 0: the plain order; then shaken ones (solver.py)
+            result = solve(known, rules, int(params[BUDGET]), MOVE_LIMIT - obs[MOVES],
+                           params[EAGER] != 0, work)
+            if result != UNKNOWN:
+                break
+        info[ORDER_SEED] = 0
         if result == WON:
             follow(plan, obs[MOVES], work[LINE_BUFFER], info[LINE_LENGTH])
         elif result == LOST:  # play on for the most cards home

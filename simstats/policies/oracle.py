@@ -1,14 +1,14 @@
 """`oracle`: not a player but a bound. It first plays the deal as the fair `solver` would;
 if that does not win, it reads the state, the stock's order included, solves the deal
-(simstats/solver.py: an eager search for a win, then an exact one that can prove a loss) and
+(simstats/solver.py: eager searches for a win, then an exact one that can prove a loss) and
 plays the winning line, or the line with the most cards home. Its deals end `won`,
 proven lost (`no_moves` or `resigned`) or `unknown` (budget spent); tables report its win rate
 as a perfect-information winnable fraction, bracketing the unknown deals. Parameter: budget
-(positions per search).
+(positions searched in all for one deal).
 """
 
 from . import endgame
 
 DESCRIPTION = "perfect-information oracle (reads the stock's order): not a player; run/solve only"
-PARAMETERS = {"budget": 1_000_000.0}
+PARAMETERS = {"budget": 4_000_000.0}
 BUDGET = len(endgame.PARAMETERS)  # where the budget is in the oracle's parameter array
