@@ -396,3 +396,31 @@ def replay_from_layout(game, deck, moves):
     state = new_state()
     lay_out(state, game.array, np.asarray(deck, dtype=np.int16))
     return state
+
+
+@pytest.mark.parametrize("game_id", ["cicely", "kingsdown-eights"])
+def test_a_deal_comes_last_only_where_it_buries_the_reserve(game_id):
+    # Kingsdown Eights deals onto its reserve piles, so every other move is tried first there;
+    # elsewhere a deal (new column tops) comes before builds and fills
+    from simstats.engine.moves import lay_out
+    from simstats.engine.state import DEAL, FOUNDATION_PLACE, N_PLACES, new_state
+    from simstats.solver import N_INFO, candidates
+
+    game = get_game(game_id)
+    out = np.empty(256, dtype=np.int64)
+    scratch = np.empty(2 * MAX_LEGAL_MOVES, dtype=np.int64)
+    info = np.zeros(N_INFO, dtype=np.int64)
+    moved_after_deal = 0
+    for deal in range(20):
+        deck, _ = deal_deck(game.array, 3, deal)
+        state = new_state()
+        lay_out(state, game.array, deck)
+        n = candidates(state, game.array, scratch, out, info)
+        moves = [int(m) for m in out[:n]]
+        after = moves[moves.index(DEAL) + 1:]
+        if game_id == "kingsdown-eights":
+            assert after == []
+        else:  # builds and fills, never a play home
+            assert all(m % N_PLACES < FOUNDATION_PLACE for m in after)
+        moved_after_deal += len(moves) > 1 and (after != [] or game_id == "kingsdown-eights")
+    assert moved_after_deal >= 10
