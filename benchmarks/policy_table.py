@@ -45,6 +45,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("runs", nargs="+", help="run folders")
     parser.add_argument("--seconds", type=float, default=3.0, help="timing per game and policy")
+    parser.add_argument("--slow-seconds", type=float, default=60.0,
+                        help="timing of `solver` and the oracle, whose time varies most by deal")
     args = parser.parse_args()
     rows, done = [], set()
     for run in map(Path, args.runs):
@@ -53,7 +55,8 @@ def main() -> None:
             if (r.game, r.policy) in done:
                 continue  # the first run listed gives a (game, policy) its row
             done.add((r.game, r.policy))
-            us = per_deal_us(r.game, r.policy, args.seconds)
+            slow = is_oracle(r.policy) or r.policy.startswith("solver")
+            us = per_deal_us(r.game, r.policy, args.slow_seconds if slow else args.seconds)
             bracket = (f"; {r.end_unknown:,} unknown, bracketed" if is_oracle(r.policy)
                        else "")
             rows.append(

@@ -1,0 +1,81 @@
+"""The oracle's search (simstats/solver.py solve_position) on the deals a run's oracle left
+undecided, at other budgets: does a bigger budget decide them, and at what cost? One core.
+Writes benchmarks/oracle_search.md.
+
+    python benchmarks/oracle_search.py results/oracle-kingsdown-10k --game kingsdown-eights \
+        --budgets 4e6,16e6 --deals 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from simstats.deals import deal_deck
+from simstats.engine.moves import lay_out
+from simstats.engine.state import new_state
+from simstats.games import get_game
+from simstats.solver import (
+    INFO_BUFFER,
+    NODES,
+    RESULT_NAMES,
+    search_buffers,
+    solve_position,
+    table_bits_for,
+)
+
+OUT = Path(__file__).with_suffix(".md")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("run", help="a run folder with the oracle's per-deal table (deals/)")
+    parser.add_argument("--game", required=True)
+    parser.add_argument("--budgets", default="4e6,16e6", help="positions in all, comma-separated")
+    parser.add_argument("--deals", type=int, default=20, help="undecided deals to try (first N)")
+    args = parser.parse_args()
+    game = get_game(args.game)
+    table = pd.read_parquet(Path(args.run) / "deals")
+    undecided = table[(table.game == game.id) & (table.policy == "oracle")
+                      & (table.end == "unknown")].deal.sort_values().tolist()
+    deals = undecided[: args.deals]
+    seed = 0  # the committed runs are seed 0
+    rows = []
+    for budget in (int(float(b)) for b in args.budgets.split(",")):
+        work = search_buffers(table_bits=table_bits_for(budget))
+        verdicts = {"won": 0, "lost": 0, "unknown": 0}
+        nodes, started = 0, time.perf_counter()
+        for deal in deals:
+            deck, _ = deal_deck(game.array, seed, deal)
+            state = new_state()
+            lay_out(state, game.array, np.asarray(deck, dtype=np.int16))
+            verdicts[RESULT_NAMES[solve_position(state, game.array, budget, work)]] += 1
+            nodes += int(work[INFO_BUFFER][NODES])
+        seconds = time.perf_counter() - started
+        rows.append(f"| {budget:,} | {len(deals)} | {verdicts['won']} | {verdicts['lost']} | "
+                    f"{verdicts['unknown']} | {nodes / len(deals):,.0f} | "
+                    f"{seconds / len(deals):.1f} |")
+        print(rows[-1], flush=True)
+    OUT.write_text("\n".join([
+        f"# The oracle's search on deals it left undecided ({time.strftime('%Y-%m-%d')})",
+        "",
+        f"    python benchmarks/oracle_search.py {args.run} --game {game.id} "
+        f"--budgets {args.budgets} --deals {args.deals}",
+        "",
+        f"{len(undecided)} deals of `{args.run}` ({game.id}) ended `unknown`; the first "
+        f"{len(deals)} searched again from the layout (one core, seed {seed}).",
+        "",
+        "| budget | deals | won | lost | unknown | positions per deal | seconds per deal |",
+        "|---|---|---|---|---|---|---|",
+        *rows,
+        "",
+    ]))
+    print(f"written to {OUT}")
+
+
+if __name__ == "__main__":
+    main()
