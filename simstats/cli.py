@@ -259,7 +259,7 @@ DEFAULT_POLICIES = ("foundation-only", "dig")
 
 
 @cli.command()
-@click.option("--games", "games", type=DealCount(), default="4e6", show_default=True,
+@click.option("--games", "games", type=DealCount(), default="1e6", show_default=True,
               help="Deals per game and policy (1e6, 250000, 1_000_000).")
 @click.option("--game", "game_names", multiple=True,
               help="Game to play (repeat for several). Default: all four.")

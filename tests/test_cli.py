@@ -182,3 +182,16 @@ def test_the_installed_command_prints_no_traceback():
                            "0", "--policy", "random"], capture_output=True, text=True)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+def test_defaults_match_readme_and_the_oracle():
+    # `simstats run` plays a million deals by default (README); `solve` searches with the
+    # budget of `run --policy oracle`, so that both give one deal the same verdict
+    from simstats.cli import cli as command
+    from simstats.policies import resolve_policy
+
+    def default(name: str, option: str):
+        return next(p.default for p in command.commands[name].params if p.name == option)
+
+    assert float(default("run", "games")) == 1e6
+    assert float(default("solve", "budget")) == resolve_policy("oracle").params[-1]
