@@ -11,6 +11,7 @@ import logging
 import os
 import signal
 import sys
+import threading
 import time
 import warnings
 from collections.abc import Callable, Iterable
@@ -134,11 +135,6 @@ def run_chunk(run_dir: str, chunk: Chunk, seed: int) -> dict:
     return {"name": chunk.name, "deals": chunk.count, "wins": wins, "seconds": seconds}
 
 
-def _ignore_sigint() -> None:
-    # The parent owns Ctrl-C: it stops the workers itself, so they print no traceback.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def default_workers() -> int:
     counter = getattr(os, "process_cpu_count", None)
     if counter is not None:
@@ -161,6 +157,7 @@ class Run:
         self.options = options
         self.dir = Path(options.out)
         self.manifest: dict = {}
+        self.log_file: logging.Handler | None = None
 
     # -- the folder -------------------------------------------------------------------------
     def open(self) -> None:
@@ -232,30 +229,52 @@ def _describe(identity: dict) -> str:
                                                                         "seed", "chunk_size"))
 
 
-def setup_logging(run_dir: Path, workers_forked: bool) -> None:
-    """Log lines of the parent and, through multiprocessing-logging, of every forked worker."""
+def setup_logging(run_dir: Path) -> logging.Handler:
+    """The parent writes run.log itself; forked workers send theirs through a pool's queue."""
     handler = logging.FileHandler(run_dir / LOG, encoding="utf-8")
     handler.setFormatter(logging.Formatter(
         "%(asctime)s %(processName)s[%(process)d] %(levelname)s %(message)s"))
     log.setLevel(logging.INFO)
     log.addHandler(handler)
     log.propagate = False
-    if workers_forked:
-        import multiprocessing
-
-        import multiprocessing_logging
-
-        # multiprocessing-logging works only with fork, which Python 3.14 no longer defaults to
-        if multiprocessing.get_start_method(allow_none=True) != "fork":
-            multiprocessing.set_start_method("fork", force=True)
-        multiprocessing_logging.install_mp_handler(log)
+    return handler
 
 
 def close_logging() -> None:
-    """Close the handlers; the multiprocessing one first drains what workers sent."""
     for handler in list(log.handlers):
         log.removeHandler(handler)
         handler.close()
+
+
+class _Forward(logging.Handler):
+    """Hands a worker's record to the parent's handler, under that handler's lock."""
+
+    def __init__(self, target: logging.Handler):
+        super().__init__()
+        self.target = target
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.target.handle(record)
+
+
+def _worker_log_handler(run_log: logging.Handler):
+    """A multiprocessing-logging handler with a fresh queue, for one pool of forked workers.
+
+    A worker killed while writing a record keeps the queue's write lock for ever: any later
+    writer (and the exit of any process that wrote) would wait on it. So the parent never
+    writes to the queue, and each pool gets its own.
+    """
+    from multiprocessing_logging import MultiProcessingHandler
+
+    return MultiProcessingHandler("simstats-workers", sub_handler=_Forward(run_log))
+
+
+def _start_worker(worker_log: logging.Handler) -> None:
+    # The parent owns Ctrl-C: it stops the workers itself, so they print no traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for handler in list(log.handlers):
+        log.removeHandler(handler)
+    log.addHandler(worker_log)
 
 
 def warm_up(options: RunOptions) -> None:
@@ -293,9 +312,11 @@ def _execute_local(run: Run, chunks: list[Chunk], on_done: ProgressFn) -> None:
 def _run_pool(run: Run, chunks: Iterable[Chunk], workers: int, context,
               on_done: ProgressFn) -> list[Chunk] | None:
     """Run chunks on a pool; if a worker died, return the chunks that were in flight."""
+    worker_log = _worker_log_handler(run.log_file)
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*fork.*", category=DeprecationWarning)
-        executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_sigint)
+        executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
+                                       initargs=(worker_log,))
     futures: dict[Future, Chunk] = {}
     try:
         for chunk in chunks:
@@ -307,14 +328,15 @@ def _run_pool(run: Run, chunks: Iterable[Chunk], workers: int, context,
                 try:
                     result = future.result()
                 except BrokenProcessPool:
-                    _stop(executor)
+                    _stop(executor, worker_log)
                     return _chunks_in_flight(run, futures)
                 run.record(result)
                 on_done(result)
         executor.shutdown(wait=True)
+        worker_log.close()  # every worker has exited: this waits only for their last lines
         return None
     except BaseException:
-        _stop(executor)
+        _stop(executor, worker_log)
         raise
 
 
@@ -327,7 +349,7 @@ def _chunks_in_flight(run: Run, futures: dict[Future, Chunk]) -> list[Chunk]:
     return [by_name[n] for n in sorted(names) if n in by_name]
 
 
-def _stop(executor: ProcessPoolExecutor) -> None:
+def _stop(executor: ProcessPoolExecutor, worker_log: logging.Handler) -> None:
     """Stop workers now: a chunk cut short leaves only a temporary file, removed on resume."""
     processes = list(getattr(executor, "_processes", {}).values())
     executor.shutdown(wait=False, cancel_futures=True)
@@ -336,6 +358,9 @@ def _stop(executor: ProcessPoolExecutor) -> None:
             process.kill()
     for process in processes:
         process.join(timeout=5)
+    # A worker killed mid-record leaves one counted that never arrives, and close() waits
+    # 5 s for it (again at exit): close aside; what did arrive is still written.
+    threading.Thread(target=worker_log.close, daemon=True).start()
 
 
 def execute(options: RunOptions, echo: Callable[[str], None] = print) -> Run:
@@ -344,7 +369,7 @@ def execute(options: RunOptions, echo: Callable[[str], None] = print) -> Run:
 
     run = Run(options)
     run.open()
-    setup_logging(run.dir, workers_forked=options.backend == "local")
+    run.log_file = setup_logging(run.dir)
     try:
         chunks = run.pending()
         total = options.games * len(options.game_ids) * len(options.policies)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import faulthandler
 from dataclasses import dataclass
 
 import pytest
@@ -36,3 +37,9 @@ def cli(capsys, monkeypatch):
         return CliResult(code, out.out, out.err)
 
     return run
+
+
+def pytest_unconfigure(config):
+    # A test process that hangs at exit (a lock held by a killed child, a thread nobody
+    # joins) would stall CI without a word: after two minutes, print every stack and fail.
+    faulthandler.dump_traceback_later(120, exit=True)

@@ -177,3 +177,29 @@ def test_a_chunk_that_kills_its_worker_twice_stops_the_run_naming_it(cli, tmp_pa
     assert result.stderr.count("\n") == 1
     finished = pd.read_parquet(out / "deals")
     assert len(finished) >= chunk_start  # the chunks before it stay on disk
+
+
+def test_a_worker_killed_holding_the_log_queue_neither_hangs_the_run_nor_silences_it(tmp_path):
+    # The worst moment to die: holding the lock of multiprocessing-logging's queue. Whoever
+    # writes to that queue next waits for ever, and so does a process that wrote to it, at
+    # exit (this once hung CI after every test had passed). The parent must still log, the
+    # retry must log through a new queue, and the command must exit.
+    plugin = tmp_path / "dies_holding_the_log.py"
+    plugin.write_text(
+        "import logging, os, signal\n"
+        "class DiesHoldingTheLog:\n"
+        "    def reset(self, game, rng):\n"
+        "        pass\n"
+        "    def choose(self, obs):\n"
+        "        logging.getLogger('simstats').handlers[0].queue._wlock.acquire()\n"
+        "        os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    out = tmp_path / "r"
+    process = subprocess.run(
+        [sys.executable, "-m", "simstats", "run", "--games", "10", "--game", "cicely",
+         "--policy", f"{plugin}:DiesHoldingTheLog", "--workers", "1", "--out", str(out), "-q"],
+        capture_output=True, text=True, timeout=120)
+    assert process.returncode == 1 and "died twice" in process.stderr
+    log = (out / "run.log").read_text()
+    assert "retrying it once" in log and "run failed" in log
+    assert log.count(": started") == 2  # the first try and the retry, each on its own queue
