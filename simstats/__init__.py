@@ -414,9 +414,9 @@ def list_games() -> list[tuple[str, str, tuple[str, ...]]]:
     return [(g.id, g.description, g.aliases) for g in GAMES.values()]
 
 
-def list_policies() -> list[tuple[str, str]]:
-    """(name, one line) of every built-in and installed plugin policy, as `simstats policies`
-    lists them."""
+def list_policies() -> list[tuple[str, str, str]]:
+    """(name, one line, where from) of every built-in and installed plugin policy, as
+    `simstats policies` lists them."""
     from .policies import list_policies as listed
 
     return listed()

@@ -15,7 +15,7 @@ import click
 from . import __version__
 from .cards import DeckError, deck_text, read_deck_bytes
 from .games import GAMES, Game, UnknownGame, get_game
-from .policies import PolicyError, list_policies, resolve_policy
+from .policies import PolicyCompileError, PolicyError, list_policies, resolve_policy
 
 EXIT_USAGE = 2
 
@@ -144,6 +144,8 @@ def play(game_name, deck_path, seed, deal, policy_name, trace_path, show) -> Non
         echo("0. layout\n" + render(Observation(game.id, game.array, obs)))
     try:
         played = play_deal(game, spec, deck, seed, deal, reshuffles, on_move=on_move)
+    except PolicyCompileError as error:
+        raise BadInput(str(error)) from None
     except PolicyError as error:
         raise click.ClickException(str(error)) from None
     outcome = played.outcome
@@ -172,11 +174,11 @@ def deck(game_name, seed, deal) -> None:
 
 @cli.command()
 def policies() -> None:
-    """List the available policies: name, then one line."""
+    """List the available policies: name, one line, and where each comes from."""
     rows = list_policies()
-    width = max(len(name) for name, _ in rows)
-    for name, description in rows:
-        click.echo(f"{name.ljust(width)}  {description}")
+    width = max(len(name) for name, _, _ in rows)
+    for name, description, source in rows:
+        click.echo(f"{name.ljust(width)}  {description} [{source}]")
 
 
 @cli.command()

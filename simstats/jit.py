@@ -1,14 +1,18 @@
 """One place that configures numba for the package: ``jit`` is ``numba.njit(cache=True)``.
 
 numba's on-disk cache checks only the source file of the function it compiled, not the files
-of the functions that were inlined into it, so a change to a rules module could leave a stale
-compiled loop behind. We stamp the cache with a fingerprint of every module with compiled code and
-drop the cached code when it differs.
+of the functions that were inlined into it nor the constants it froze, so a change to a rules
+module could leave a stale compiled loop behind. We stamp the cache with a fingerprint of every
+module compiled code reads and drop the cached code when it differs.
 """
 
 from __future__ import annotations
 
+import ast
+import functools
 import hashlib
+import os
+import warnings
 from pathlib import Path
 
 import numba
@@ -16,19 +20,60 @@ import numba
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 
-def _fingerprint() -> str:
+def _imported_modules(path: Path) -> set[Path]:
+    """The package's modules that `path` imports (relative imports), as files."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = path.parent
+            for _ in range(node.level - 1):
+                base = base.parent
+            stem = base.joinpath(*(node.module or "").split(".")) if node.module else base
+            names = [stem] + [stem / alias.name for alias in node.names]
+            for candidate in names:
+                for file in (candidate.with_suffix(".py"), candidate / "__init__.py"):
+                    if file.is_file():
+                        found.add(file.resolve())
+    return found
+
+
+def compiled_modules() -> list[Path]:
+    """Every module whose code or constants compiled code may read: the modules with compiled
+    functions and, transitively, the package modules they import (numba freezes their
+    module-level constants into the machine code)."""
+    todo = [p.resolve() for p in PACKAGE_DIR.rglob("*.py") if b"@jit" in p.read_bytes()]
+    todo.append(Path(__file__).resolve())
+    seen: set[Path] = set()
+    while todo:
+        path = todo.pop()
+        if path not in seen:
+            seen.add(path)
+            todo.extend(_imported_modules(path) - seen)
+    return sorted(seen)
+
+
+@functools.cache
+def package_fingerprint() -> str:
+    """A hash of numba's version and every module compiled code reads."""
     digest = hashlib.sha256(numba.__version__.encode())
-    for path in sorted(PACKAGE_DIR.rglob("*.py")):
-        source = path.read_bytes()
-        if b"@jit" in source or path.name == "jit.py":  # only modules with compiled code
-            digest.update(path.relative_to(PACKAGE_DIR).as_posix().encode())
-            digest.update(source)
+    for path in compiled_modules():
+        digest.update(path.relative_to(PACKAGE_DIR).as_posix().encode())
+        digest.update(path.read_bytes())
     return digest.hexdigest()
+
+
+def cache_dir() -> Path:
+    """Where generated loop modules and their compiled code live: $SIMSTATS_CACHE_DIR, else
+    the user's cache folder."""
+    if os.environ.get("SIMSTATS_CACHE_DIR"):
+        return Path(os.environ["SIMSTATS_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "simstats"
 
 
 def _drop_stale_cache() -> None:
     stamp = PACKAGE_DIR / "__pycache__" / "numba-fingerprint"
-    fingerprint = _fingerprint()
+    fingerprint = package_fingerprint()
     try:
         if stamp.read_text() == fingerprint:
             return
@@ -52,3 +97,9 @@ jit = numba.njit(cache=True, nogil=True, _nrt=False)
 # Small functions on the hot path are also inlined at numba's level (another 2x); big ones are
 # not, which keeps compilation to seconds rather than minutes.
 jit_inline = numba.njit(cache=True, nogil=True, inline="always", _nrt=False)
+
+# Policies that share code read their parameters by name from records of different layouts;
+# numba then calls a record with more fields a subtype of one with fewer (same offsets): correct,
+# and said on every compile.
+warnings.filterwarnings("ignore", message=r".*has been considered a subtype of Record",
+                        category=numba.core.errors.NumbaExperimentalFeatureWarning)

@@ -98,7 +98,7 @@ def play_chunk(chunk: Chunk, seed: int) -> np.ndarray:
     """The outcome rows (simulate.OUTCOME_COLUMNS) of a chunk's deals."""
     game = get_game(chunk.game)
     spec = resolve_policy(chunk.policy)
-    if spec.code is not None:
+    if spec.compiled is not None:
         return run_compiled(game, spec, seed, chunk.start, chunk.count)
     rows = np.empty((chunk.count, len(OUTCOME_COLUMNS)), dtype=np.int32)
     policy = spec.make()
@@ -277,12 +277,21 @@ def _start_worker(worker_log: logging.Handler) -> None:
     log.addHandler(worker_log)
 
 
-def warm_up(options: RunOptions) -> None:
-    """Load (or compile) the compiled code once in the parent, so forked workers share it."""
+def warm_up(options: RunOptions, echo: Callable[[str], None] = print) -> None:
+    """Load (or compile) each compiled policy's loop once in the parent, so forked workers
+    share it; say so while it compiles. Only the policies of this run are compiled."""
+
+    def compiling(code) -> None:
+        echo(f"compiling {code.reference.rpartition(':')[2]} for this machine (once: later runs "
+             "load it from the cache)...")
+
     for policy in options.policies:
         spec = resolve_policy(policy)
-        if spec.code is not None:
-            run_compiled(get_game(options.game_ids[0]), spec, 0, 0, 1)
+        if spec.compiled is not None:
+            try:
+                run_compiled(get_game(options.game_ids[0]), spec, 0, 0, 0, on_compile=compiling)
+            except PolicyError as error:
+                raise RunRefused(str(error)) from None
 
 
 ProgressFn = Callable[[dict], None]
@@ -379,7 +388,7 @@ def execute(options: RunOptions, echo: Callable[[str], None] = print) -> Run:
              f"policies x {options.games:,} deals, seed {options.seed}, "
              f"{options.workers} workers -> {run.dir}")
         log.info("run started%s: %s", resumed, " ".join(options.command))
-        warm_up(options)
+        warm_up(options, echo)
         bar = tqdm(total=total, initial=total - remaining, unit="deal", unit_scale=True,
                    disable=True if options.quiet else None, dynamic_ncols=True, smoothing=0.1)
 

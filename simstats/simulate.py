@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numba
 import numpy as np
 
 from .cards import card_text
@@ -30,16 +31,16 @@ from .engine.state import (
 )
 from .games import Game
 from .jit import jit, jit_inline
-from .policies import CompiledPolicy, PolicyError, PolicySpec
-from .policies.compiled import ORACLE, SOLVER, choose_builtin, scratch_buffers, start_deal
-from .policies.oracle import BUDGET as ORACLE_BUDGET
+from .policies import CompiledPlayer, PolicyCompileError, PolicyError, PolicySpec
+from .policies.api import forget_legal_moves, new_view
+from .policies.compiled import compile_reason
 from .solver import (
     BEST_BUFFER,
     BEST_LENGTH,
     INFO_BUFFER,
     LINE_BUFFER,
     LINE_LENGTH,
-    TABLE_BITS,
+    search_work,
     solve_position,
     table_bits_for,
 )
@@ -99,7 +100,7 @@ def _outcome(state: np.ndarray, end: int) -> Outcome:
 
 def start_policy(policy, spec: PolicySpec, game: Game, seed: int, deal: int) -> None:
     """Give a policy its own stream for this deal, keyed by (seed, deal, name)."""
-    if isinstance(policy, CompiledPolicy):
+    if isinstance(policy, CompiledPlayer):
         policy.seed_stream(seed, deal)
     elif hasattr(policy, "reset"):
         rng = np.random.default_rng([seed, deal, int(policy_salt(spec.name))])
@@ -134,6 +135,8 @@ def play_deal(
         obs = Observation(game.id, rules, obs_array.copy())
         try:
             choice = policy.choose(obs)
+        except PolicyError:
+            raise
         except Exception as error:
             raise PolicyError(f"{where} raised {type(error).__name__}: {error}") from error
         if choice is None:
@@ -151,19 +154,98 @@ def play_deal(
 
 
 @jit_inline
-def play_compiled(state, obs, rules, code, params, stream, scratch):
-    """The compiled twin of play_deal's loop for a built-in policy; returns the end code."""
+def choose_once(choose, view, params, memory, stream):
+    """One choice of a compiled policy (records as one-element arrays), for move-by-move play."""
+    forget_legal_moves(view)
+    return choose(view, params[0], memory[0], stream)
+
+
+@jit
+def observe_or_end(state, rules, view):
+    """The end code if the game is over; else ONGOING, with the view showing the position."""
+    end = status(state, rules)
+    if end == ONGOING:
+        observe(state, rules, view[0])
+        forget_legal_moves(view)
+    return end
+
+
+@jit
+def make_move(state, rules, move):
+    """Make the policy's move: ONGOING, or RESIGNED for NO_MOVE, ILLEGAL_CHOICE if illegal."""
+    if move == NO_MOVE:
+        return RESIGNED
+    if not is_legal(state, rules, move):
+        return ILLEGAL_CHOICE
+    apply_move(state, rules, move)
+    return ONGOING
+
+
+@jit_inline
+def play_with(choose, state, view, rules, params, memory, stream):
+    """The compiled twin of play_deal's loop for a compiled policy; returns the end code.
+    Only the policy's choose is compiled into each policy's loop: the rules' steps are
+    compiled once, for every policy (a loop then compiles in seconds)."""
     while True:
-        end = status(state, rules)
+        end = observe_or_end(state, rules, view)
         if end != ONGOING:
             return end
-        observe(state, rules, obs)
-        move = choose_builtin(code, params, obs, rules, stream, scratch)
-        if move == NO_MOVE:
-            return RESIGNED
-        if not is_legal(state, rules, move):
-            return ILLEGAL_CHOICE
-        apply_move(state, rules, move)
+        end = make_move(state, rules, choose(view, params, memory, stream))
+        if end != ONGOING:
+            return end
+
+
+@jit
+def start_deal(rules, seed, deal, salt, state, deck, deck_stream, stream, memory_bytes, reset):
+    """Lay out deal `deal`, key the policy's stream to it and reset the policy's memory (a
+    policy remembers only the deal it is playing); returns the deck's reshuffles."""
+    reshuffles = shuffled_deck(rules, seed, deal, deck_stream, deck)
+    lay_out(state, rules, deck)
+    start_stream(stream, seed, deal, salt)
+    for k in range(reset.shape[0]):
+        memory_bytes[k] = reset[k]
+    return reshuffles
+
+
+@jit
+def record_outcome(state, reshuffles, end, row):
+    row[0] = reshuffles
+    row[1] = end == WON
+    row[2] = foundation_cards(state)
+    row[3] = state[MOVES]
+    row[4] = state[DEALS]
+    row[5] = state[REDEALS]
+    row[6] = end
+
+
+@jit_inline
+def play_deals_with(choose, rules, params, oracle_budget, salt, seed, first_deal, count, out,
+                    work):
+    """Play deals first_deal.. with a compiled policy; one row of OUTCOME_COLUMNS each."""
+    state, view, deck, deck_stream, stream, memory, memory_bytes, reset = work
+    p, m = params[0], memory[0]
+    for i in range(count):
+        reshuffles = start_deal(rules, seed, first_deal + i, salt, state, deck, deck_stream,
+                                stream, memory_bytes, reset)
+        end = play_with(choose, state, view, rules, p, m, stream)
+        record_outcome(state, reshuffles, end, out[i])
+
+
+@jit_inline
+def play_oracle_deals_with(choose, rules, params, oracle_budget, salt, seed, first_deal, count,
+                           out, work):
+    """The oracle's deals: the fair solver's play first (`choose`); if it does not win, a search
+    that reads the state (play_oracle) with the solver's own search memory."""
+    state, view, deck, deck_stream, stream, memory, memory_bytes, reset = work
+    p, m = params[0], memory[0]
+    for i in range(count):
+        reshuffles = start_deal(rules, seed, first_deal + i, salt, state, deck, deck_stream,
+                                stream, memory_bytes, reset)
+        end = play_with(choose, state, view, rules, p, m, stream)
+        if end != WON:
+            lay_out(state, rules, deck)
+            end = play_oracle(state, rules, oracle_budget, search_work(m))
+        record_outcome(state, reshuffles, end, out[i])
 
 
 @jit
@@ -185,32 +267,6 @@ def play_oracle(state, rules, budget, work):
     return RESIGNED if end == ONGOING else end
 
 
-@jit
-def play_deals(rules, code, params, salt, seed, first_deal, count, out, work):
-    """Play deals first_deal.. with built-in policy `code`; one row of OUTCOME_COLUMNS each."""
-    state, obs, deck, deck_stream, stream, scratch = work
-    for i in range(count):
-        deal = first_deal + i
-        reshuffles = shuffled_deck(rules, seed, deal, deck_stream, deck)
-        lay_out(state, rules, deck)
-        start_stream(stream, seed, deal, salt)
-        start_deal(code, scratch)
-        if code == ORACLE:  # the fair solver's line first, then a search that reads the state
-            end = play_compiled(state, obs, rules, SOLVER, params, stream, scratch)
-            if end != WON:
-                lay_out(state, rules, deck)
-                end = play_oracle(state, rules, int(params[ORACLE_BUDGET]), scratch[4])
-        else:
-            end = play_compiled(state, obs, rules, code, params, stream, scratch)
-        out[i, 0] = reshuffles
-        out[i, 1] = end == WON
-        out[i, 2] = foundation_cards(state)
-        out[i, 3] = state[MOVES]
-        out[i, 4] = state[DEALS]
-        out[i, 5] = state[REDEALS]
-        out[i, 6] = end
-
-
 @dataclass
 class Solution:
     """The oracle's verdict on one deal: won, lost (proven) or unknown, and the line it played
@@ -229,7 +285,7 @@ def solve_deal(game: Game, deck, budget: int, seed: int = 0, deal: int | None = 
     from .solver import INFO_BUFFER, NODES, RESULT_NAMES, search_buffers
 
     fair = play_deal(game, BUILTINS["solver"], deck, seed, deal, reshuffles)
-    name = "oracle" if budget == resolve_policy("oracle").params[-1] else (
+    name = "oracle" if budget == resolve_policy("oracle").compiled.values["budget"] else (
         f"oracle[budget={budget}]")
     if fair.outcome.won:
         fair.policy = name
@@ -252,27 +308,68 @@ def solve_deal(game: Game, deck, budget: int, seed: int = 0, deal: int | None = 
     return Solution(RESULT_NAMES[verdict], play, int(info[NODES]))
 
 
-def _work_arrays(code: int, table_bits: int):
-    """The compiled loop's scratch arrays, allocated here so that it never allocates."""
-    return (
-        new_state(),
-        blank_observation(),
-        np.empty(104, dtype=np.int16),
-        np.zeros(1, dtype=np.uint64),
-        np.zeros(1, dtype=np.uint64),
-        scratch_buffers(code, table_bits),
-    )
-
-
-def run_compiled(game: Game, spec: PolicySpec, seed: int, first_deal: int, count: int):
+def run_compiled(game: Game, spec: PolicySpec, seed: int, first_deal: int, count: int,
+                 on_compile=None):
     """Outcomes of `count` deals from `first_deal` as an int32 array (columns OUTCOME_COLUMNS)."""
     out = np.empty((count, len(OUTCOME_COLUMNS)), dtype=np.int32)
-    salt = policy_salt(spec.name)
-    params = np.array(spec.params or (0.0,), dtype=np.float64)
-    bits = table_bits_for(int(params[ORACLE_BUDGET])) if spec.code == ORACLE else TABLE_BITS
-    work = _work_arrays(spec.code, bits)
-    play_deals(game.array, spec.code, params, salt, seed, first_deal, count, out, work)
+    code = spec.compiled
+    loop = compiled_loop(spec, on_compile)
+    memory, memory_bytes, reset = code.new_memory()
+    obs = blank_observation()
+    work = (new_state(), new_view(obs, game.array), np.empty(104, dtype=np.int16),
+            np.zeros(1, dtype=np.uint64), np.zeros(1, dtype=np.uint64), memory, memory_bytes,
+            reset)
+    args = (game.array, code.params(), code.oracle_budget(), policy_salt(spec.name), seed)
+    try:
+        loop.play_deals(*args, first_deal, 0, out, work)  # compiles, or loads, and plays nothing
+    except Exception as error:
+        raise PolicyCompileError(f"policy {spec.name!r}: "
+                                 + compile_reason(error, code.player_class)) from None
+    try:
+        loop.play_deals(*args, first_deal, count, out, work)
+    except Exception as error:
+        raise PolicyError(f"policy {spec.name!r} in {game.id}, deal "
+                          f"{_failing_deal(loop, args, first_deal, count, work)} raised "
+                          f"{type(error).__name__}: {error}") from None
     if count and out[:, 6].min() == ILLEGAL_CHOICE:
         bad = first_deal + int(np.argmax(out[:, 6] == ILLEGAL_CHOICE))
         raise PolicyError(f"policy {spec.name!r} in {game.id}, deal {bad} chose an illegal move")
     return out
+
+
+def _failing_deal(loop, args, first_deal: int, count: int, work) -> int | str:
+    """The first deal of a chunk on which the policy raises (played again one by one)."""
+    row = np.empty((1, len(OUTCOME_COLUMNS)), dtype=np.int32)
+    for deal in range(first_deal, first_deal + count):
+        try:
+            loop.play_deals(*args, deal, 1, row, work)
+        except Exception:
+            return deal
+    return f"{first_deal}-{first_deal + count - 1}"
+
+
+def compiled_loop(spec: PolicySpec, on_compile=None):
+    """The policy's generated loop module (compiled, or loaded from the cache)."""
+    return compiled_loop_of(spec.name, spec.compiled, on_compile)
+
+
+def compiled_loop_of(name: str, code, on_compile=None):
+    try:
+        return code.module(on_compile)
+    except OSError as error:
+        raise PolicyError(f"policy {name!r}: cannot write its compiled loop: {error}") from None
+
+
+def compiled_choice(player: CompiledPlayer, obs: Observation) -> int:
+    """A compiled policy's move at `obs`, made by the very choose its compiled loop calls."""
+    spec_name, code = player.name, player.code
+    loop = compiled_loop_of(spec_name, code)
+    view = (obs._array, obs._rules, player._legal)
+    args = (view, player._params, player._memory, player._stream)
+    if not loop.choose.signatures:
+        try:
+            loop.choose.compile(tuple(numba.typeof(a) for a in args))
+        except Exception as error:
+            raise PolicyCompileError(
+                f"policy {spec_name!r}: {compile_reason(error, code.player_class)}") from None
+    return int(loop.choose(*args))

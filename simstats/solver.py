@@ -100,23 +100,39 @@ def table_bits_for(budget: int) -> int:
     return bits
 
 
-def search_buffers(small: bool = False, table_bits: int = TABLE_BITS) -> tuple:
-    """Working memory of one searcher (about 20 MB + 12 bytes per table entry); compiled code
-    never allocates. `small`: arrays of the same types holding nothing, for choosers that never
-    search. The table holds 2**table_bits fingerprints."""
+def search_arrays(small: bool = False, table_bits: int = TABLE_BITS) -> list[tuple]:
+    """(name, dtype, shape) of each array of a searcher's working memory (about 20 MB + 12
+    bytes per table entry), in the order of the `work` tuple the search takes. `small`: arrays
+    of the same types holding nothing, for callers that never search. The table holds
+    2**table_bits fingerprints."""
     levels, line, table = (1, 1, 1) if small else (MAX_LEVELS + 1, MAX_LINE + 1, 1 << table_bits)
-    return (
-        np.zeros((levels, SIZE), dtype=np.int16),  # positions along the line
-        np.empty((levels, MAX_CANDIDATES), dtype=np.int64),  # candidate moves per level
-        np.zeros((levels, 2), dtype=np.int64),  # candidates, next candidate
-        np.zeros(levels + 1, dtype=np.int64),  # where each level's moves start in `line`
-        np.zeros(line, dtype=np.int64),  # the line being searched
-        np.zeros(line, dtype=np.int64),  # the line with the most cards home
-        np.zeros(table, dtype=np.int64),  # fingerprints seen
-        np.zeros(table, dtype=np.int32),  # the search (STAMP) that saw each
-        np.zeros(2 * MAX_LEGAL_MOVES, dtype=np.int64),  # legal moves, then candidates' ranks
-        np.zeros(N_INFO, dtype=np.int64),
-    )
+    return [
+        ("search_positions", np.int16, (levels, SIZE)),  # positions along the line
+        ("search_moves", np.int64, (levels, MAX_CANDIDATES)),  # candidate moves per level
+        ("search_cursors", np.int64, (levels, 2)),  # candidates, next candidate
+        ("search_line_at", np.int64, (levels + 1,)),  # where each level's moves start in `line`
+        ("search_line", np.int64, (line,)),  # the line being searched
+        ("search_best", np.int64, (line,)),  # the line with the most cards home
+        ("search_keys", np.int64, (table,)),  # fingerprints seen
+        ("search_stamps", np.int32, (table,)),  # the search (STAMP) that saw each
+        ("search_scratch", np.int64, (2 * MAX_LEGAL_MOVES,)),  # legal moves, candidates' ranks
+        ("search_info", np.int64, (N_INFO,)),
+    ]
+
+
+def search_buffers(small: bool = False, table_bits: int = TABLE_BITS) -> tuple:
+    """A searcher's working memory as the `work` tuple (search_arrays); never allocated by
+    compiled code."""
+    return tuple(np.zeros(shape, dtype=dtype) for _, dtype, shape in
+                 search_arrays(small, table_bits))
+
+
+@jit_inline
+def search_work(record):
+    """The `work` tuple of a searcher whose arrays are fields of a record (search_arrays)."""
+    return (record.search_positions, record.search_moves, record.search_cursors,
+            record.search_line_at, record.search_line, record.search_best, record.search_keys,
+            record.search_stamps, record.search_scratch, record.search_info)
 
 
 @jit_inline

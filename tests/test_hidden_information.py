@@ -3,6 +3,8 @@ column cards) changes no policy's moves until the change becomes visible (RULES.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -12,7 +14,7 @@ from simstats.engine.notation import parse_move
 from simstats.engine.observe import Observation, blank_observation, observe
 from simstats.engine.state import ONGOING, new_state
 from simstats.games import GAMES, get_game
-from simstats.policies import BUILTINS, CompiledPolicy, resolve_policy
+from simstats.policies import BUILTINS, CompiledPlayer, resolve_policy
 from simstats.simulate import start_policy
 
 # Deck positions a player never sees at the start: the stock, and in Napoleon's Flank every
@@ -60,7 +62,11 @@ def moves_while_views_agree(game_id, policy_name, deck_a, deck_b, seed, deal) ->
     return steps
 
 
-@pytest.mark.parametrize("policy", sorted(BUILTINS))
+EXAMPLES = Path(__file__).parents[1] / "examples"
+EXAMPLE_PLUGINS = [f"{EXAMPLES / 'greedy_cells.py'}:GreedyCells"]
+
+
+@pytest.mark.parametrize("policy", sorted(BUILTINS) + EXAMPLE_PLUGINS)
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_changing_hidden_cards_changes_no_move_until_seen(game_id, policy):
     rng = np.random.default_rng(1)
@@ -98,5 +104,5 @@ def test_a_policy_receives_an_observation_not_the_state():
         assert (stock == 52).all()  # the stock slot holds no real card
 
 
-def test_compiled_policies_are_compiled_policy_objects():
-    assert all(isinstance(spec.make(), CompiledPolicy) for spec in BUILTINS.values())
+def test_every_builtin_is_a_compiled_policy():
+    assert all(isinstance(spec.make(), CompiledPlayer) for spec in BUILTINS.values())

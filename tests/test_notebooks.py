@@ -194,7 +194,7 @@ def test_list_games_and_policies():
     assert [g for g, _, _ in games] == ["tournament", "napoleons-flank", "cicely",
                                         "kingsdown-eights"]
     assert ("marechal-saxe",) in [aliases for _, _, aliases in games]
-    names = [name for name, _ in simstats.list_policies()]
+    names = [name for name, _, _ in simstats.list_policies()]
     assert {"foundation-only", "dig", "random", "lookahead"} <= set(names)
 
 

@@ -47,9 +47,10 @@ def test_builtin_policies_are_listed(cli):
 
 def test_parameters_in_brackets():
     spec = resolve_policy("lookahead[depth=1,free=2]")
-    assert spec.code == BUILTINS["lookahead"].code
-    assert spec.params != BUILTINS["lookahead"].params
-    for bad in ("lookahead[speed=3]", "lookahead[depth=x]", "dig[depth=1]", "lookahead[depth=1"):
+    assert spec.compiled.cls is BUILTINS["lookahead"].compiled.cls
+    assert spec.compiled.values == {**BUILTINS["lookahead"].compiled.values, "depth": 1, "free": 2}
+    for bad in ("lookahead[speed=3]", "lookahead[depth=x]", "dig[depth=1]", "lookahead[depth=1",
+                "lookahead[depth]"):
         with pytest.raises(PolicyError):
             resolve_policy(bad)
 
@@ -66,13 +67,16 @@ def test_an_installed_plugin_package_is_discovered_and_plays(tmp_path):
     try:
         listed = subprocess.run([sys.executable, "-m", "simstats", "policies"],
                                 capture_output=True, text=True, check=True).stdout
-        assert any(line.split()[0] == "lowest-first" for line in listed.splitlines())
+        assert any(line.split()[0] == "lowest-first" and "[compiled plugin: "
+                   "simstats_example_plugin:LowestFirst]" in line for line in listed.splitlines())
         trace = tmp_path / "t.jsonl"
         played = subprocess.run([sys.executable, "-m", "simstats", "play", "--game", "cicely",
-                                 "--deal", "2", "--policy", "lowest-first", "--trace",
+                                 "--deal", "2", "--policy", "lowest-first[limit=40]", "--trace",
                                  str(trace)], capture_output=True, text=True)
         assert played.returncode == 0, played.stderr
-        ref.check_trace(trace.read_text().splitlines())
+        lines = trace.read_text().splitlines()
+        ref.check_trace(lines)
+        assert len(lines) - 2 <= 40  # header and result around the moves: its limit held
         out = tmp_path / "run"
         ran = subprocess.run([sys.executable, "-m", "simstats", "run", "--games", "30",
                               "--game", "tournament", "--policy", "lowest-first", "--workers",

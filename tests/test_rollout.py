@@ -12,12 +12,18 @@ from simstats.cards import HIDDEN
 from simstats.cli import DEFAULT_POLICIES
 from simstats.deals import deal_deck, policy_salt, start_stream
 from simstats.engine.moves import apply_move, foundation_top, lay_out, status
-from simstats.engine.observe import blank_observation, observe
-from simstats.engine.state import CAPACITY, FOUNDATIONS, LENGTHS, NO_MOVE, ONGOING, STOCK, new_state
+from simstats.engine.notation import parse_move
+from simstats.engine.observe import Observation, blank_observation, observe
+from simstats.engine.state import CAPACITY, FOUNDATIONS, LENGTHS, ONGOING, STOCK, new_state
 from simstats.games import GAMES, get_game
 from simstats.policies import BUILTINS, resolve_policy, rollout
-from simstats.policies.compiled import choose_builtin, scratch_buffers
 from simstats.simulate import run_compiled
+
+
+def rollout_buffers() -> tuple[np.ndarray, np.ndarray]:
+    """The rollout's positions and hidden-card buffer, as its workspace declares them."""
+    memory = resolve_policy("rollout").compiled.new_memory()[0][0]
+    return memory["positions"], memory["cards"]
 
 
 def pile_cards(array: np.ndarray, pile: int) -> list[int]:
@@ -43,26 +49,25 @@ def positions_along_a_game(game_id: str, deal: int, every: int = 3):
     state = new_state()
     deck, _ = deal_deck(game.array, 4, deal)
     lay_out(state, game.array, deck)
-    scratch = scratch_buffers()
-    stream = np.zeros(1, dtype=np.uint64)
-    params = np.array(spec.params or (0.0,))
+    player = spec.make()
+    player.seed_stream(4, deal)
     moves = 0
     while status(state, game.array) == ONGOING:
         obs = blank_observation()
         observe(state, game.array, obs)
         if moves % every == 0:
             yield state.copy(), obs
-        move = choose_builtin(spec.code, params, obs, game.array, stream, scratch)
-        if move == NO_MOVE:
+        move = player.choose(Observation(game_id, game.array, obs.copy()))
+        if move is None:
             return
-        apply_move(state, game.array, move)
+        apply_move(state, game.array, parse_move(move))
         moves += 1
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_a_sample_fills_exactly_the_hidden_slots_with_the_unseen_cards(game_id):
     rules = get_game(game_id).array
-    positions, _, cards = rollout.buffers()
+    positions, cards = rollout_buffers()
     sample = positions[rollout.SAMPLE]
     stream = np.zeros(1, dtype=np.uint64)
     start_stream(stream, 1, 2, policy_salt("rollout"))
@@ -99,7 +104,7 @@ def test_samples_differ_and_follow_the_stream():
     _, obs = next(positions_along_a_game("tournament", 0))
     draws = []
     for seed in (1, 1, 2):
-        positions, _, cards = rollout.buffers()
+        positions, cards = rollout_buffers()
         stream = np.zeros(1, dtype=np.uint64)
         start_stream(stream, seed, 0, policy_salt("rollout"))
         rollout.sample_position(obs, game.array, stream, cards, positions[rollout.SAMPLE])
@@ -137,5 +142,5 @@ def test_every_base_and_a_horizon_play_legal_games(name):
 
 
 def test_rollout_is_a_builtin_but_not_a_default_of_run():
-    assert "rollout" in BUILTINS and BUILTINS["rollout"].code == 4
+    assert "rollout" in BUILTINS and BUILTINS["rollout"].compiled.cls is rollout.Rollout
     assert "rollout" not in DEFAULT_POLICIES

@@ -1,17 +1,22 @@
-"""Policies: the plugin API, the built-in registry, and loading policies named on the command line.
+"""Policies: the registry of built-ins, and loading the policies named on the command line.
 
-A policy is any object with ``choose(obs) -> move text | None`` and optionally
-``reset(game, rng)``; it receives an ``Observation``, never the state. A name is a built-in
-('foundation-only'), 'package.module:Name', 'path/to/file.py:Name', or an installed plugin in
-the entry-point group 'simstats.policies'.
+Two kinds of policy. A compiled policy (api.CompiledPolicy) declares its parameters and memory
+and plays inside the compiled loop; every built-in is one. A plain-Python policy is any object
+with ``choose(obs) -> move text | None`` and optionally ``reset(game, rng)``; it receives an
+``Observation``, never the state, and plays move by move (simple, and some 100x slower). A name
+is a built-in ('dig', 'lookahead[depth=3]'), 'package.module:Name', 'path/to/file.py:Name'
+(either with parameters in brackets), or an installed plugin in the entry-point group
+'simstats.policies'.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import importlib.util
+import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Protocol
@@ -21,42 +26,52 @@ import numpy as np
 from ..deals import policy_salt, start_stream
 from ..engine.notation import move_text
 from ..engine.observe import Observation
-from ..engine.state import NO_MOVE
-from . import dig, endgame, foundation_only, lookahead, oracle, random_moves, rollout
-from .compiled import CODES, ORACLE, choose_builtin, scratch_buffers, start_deal
+from ..engine.state import MAX_LEGAL_MOVES, NO_MOVE
+from .api import is_compiled_policy
+from .compiled import PolicyCode, PolicyError, parse_value
+from .compiled import PolicyCompileError as PolicyCompileError
 
 ENTRY_POINT_GROUP = "simstats.policies"
+
+# The built-in policies: name -> where its class is. Adding one is a module and a line here.
+BUILTIN_CLASSES = {
+    "foundation-only": "simstats.policies.foundation_only:FoundationOnly",
+    "random": "simstats.policies.random_moves:Random",
+    "dig": "simstats.policies.dig:Dig",
+    "lookahead": "simstats.policies.lookahead:Lookahead",
+    "rollout": "simstats.policies.rollout:Rollout",
+    "solver": "simstats.policies.endgame:Solver",
+}
+# Not players: bounds that read the state, kept apart and labelled in every table.
+ORACLE_CLASSES = {"oracle": "simstats.policies.oracle:Oracle"}
 
 
 class Policy(Protocol):
     def choose(self, obs: Observation) -> str | None: ...
 
 
-class PolicyError(ValueError):
-    """A policy that cannot be found or loaded, or that misbehaved; the message says which."""
+class CompiledPlayer:
+    """A compiled policy played move by move from Python (play, traces, notebooks): the same
+    compiled choose the loop calls, with its own memory and random stream."""
 
-
-class CompiledPolicy:
-    """A built-in policy whose choices are made by the compiled chooser.
-
-    Usable from Python like any policy; the compiled loop calls the same chooser directly.
-    """
-
-    def __init__(self, name: str, code: int, params: np.ndarray):
+    def __init__(self, name: str, code: PolicyCode):
         self.name = name
         self.code = code
-        self.params = params
+        self._params = code.params()
+        self._memory, self._memory_bytes, self._reset = code.new_memory()
         self._stream = np.zeros(1, dtype=np.uint64)
-        self._scratch = scratch_buffers(code)
+        self._legal = np.empty(MAX_LEGAL_MOVES + 1, dtype=np.int64)  # the view's move list
 
     def seed_stream(self, seed: int, deal: int) -> None:
-        """Key this policy's random stream to (seed, deal, name), RULES.md section 11."""
+        """Key this policy's random stream to (seed, deal, name), docs/rules.md section 11,
+        and forget the last deal (a policy remembers only the deal it is playing)."""
         start_stream(self._stream, seed, deal, policy_salt(self.name))
-        start_deal(self.code, self._scratch)  # a policy remembers only the deal it is playing
+        self._memory_bytes[: len(self._reset)] = self._reset
 
     def choose(self, obs: Observation) -> str | None:
-        move = choose_builtin(self.code, self.params, obs._array, obs._rules, self._stream,
-                              self._scratch)
+        from ..simulate import compiled_choice
+
+        move = compiled_choice(self, obs)
         return None if move == NO_MOVE else move_text(int(move))
 
 
@@ -67,96 +82,143 @@ class PolicySpec:
     name: str
     description: str
     factory: Callable[[], Any]
-    code: int | None = None  # the compiled chooser's code, for built-ins
     source: str = "built-in"
-    params: tuple[float, ...] = ()
+    compiled: PolicyCode | None = field(default=None, compare=False)
 
     def make(self) -> Any:
         return self.factory()
 
 
-def _builtin(base: str, module, name: str | None = None, params: dict | None = None):
-    name = name or base
-    code = CODES[base]
-    values = tuple((params or getattr(module, "PARAMETERS", {})).values())
-    array = np.array(values or (0.0,), dtype=np.float64)
-    return PolicySpec(name, module.DESCRIPTION, lambda: CompiledPolicy(name, code, array), code,
-                      params=values)
-
-
-BUILTIN_MODULES = {
-    "foundation-only": foundation_only,
-    "random": random_moves,
-    "dig": dig,
-    "lookahead": lookahead,
-    "rollout": rollout,
-    "solver": endgame,
-}
-BUILTINS = {name: _builtin(name, module) for name, module in BUILTIN_MODULES.items()}
-
-
-def _not_a_player():
-    raise PolicyError("oracle is a perfect-information oracle, not a player: use "
-                      "`simstats solve`, or `simstats run --policy oracle`")
-
-
-def _oracle(name: str = "oracle", params: dict | None = None) -> PolicySpec:
-    """The oracle rides the compiled loop under its own code; it never gets an observation."""
-    # the fair `solver` it tries first keeps its own parameters; the oracle's budget comes last
-    values = (*endgame.PARAMETERS.values(), *(params or oracle.PARAMETERS).values())
-    return PolicySpec(name, oracle.DESCRIPTION, _not_a_player, ORACLE, params=values)
-
-
-ORACLES = {"oracle": _oracle()}
-
-
-def _with_parameters(name: str) -> PolicySpec:
-    """'lookahead[depth=3,free=2]': a built-in with some parameters changed."""
-    base, _, rest = name.partition("[")
-    module = BUILTIN_MODULES.get(base) or (oracle if base in ORACLES else None)
-    defaults = getattr(module, "PARAMETERS", None)
-    if not defaults or not rest.endswith("]"):
-        raise PolicyError(f"policy {name!r}: only {', '.join(_parametrised())} take parameters")
-    params = dict(defaults)
-    for item in filter(None, rest[:-1].split(",")):
+def _split_parameters(name: str) -> tuple[str, dict[str, str]]:
+    """'lookahead[depth=3,free=2]' -> ('lookahead', {'depth': '3', 'free': '2'})."""
+    base, bracket, rest = name.partition("[")
+    if not bracket:
+        return name, {}
+    if not rest.endswith("]"):
+        raise PolicyError(f"policy {name!r}: parameters go in brackets, e.g. {base}[depth=3]")
+    given = {}
+    for item in filter(None, (i.strip() for i in rest[:-1].split(","))):
         key, sep, value = item.partition("=")
-        key = key.strip()
-        if not sep or key not in params:
-            raise PolicyError(f"policy {name!r}: unknown parameter {key!r} "
-                              f"(known: {', '.join(params)})")
+        if not sep:
+            raise PolicyError(f"policy {name!r}: {item!r} is not name=value")
+        given[key.strip()] = value.strip()
+    return base, given
+
+
+def _compiled_spec(name: str, cls: type, reference: str, given: dict[str, str],
+                   source: str) -> PolicySpec:
+    """The spec of compiled policy class `cls` with the parameters `given` by text."""
+    parameters = getattr(cls, "parameters", {})
+    if not isinstance(parameters, dict) or not all(
+            isinstance(v, int | float) for v in parameters.values()):
+        raise PolicyError(f"policy {name!r}: its parameters must be a dict of name -> number")
+    values = dict(parameters)
+    for key, text in given.items():
+        if key not in parameters:
+            known = ", ".join(parameters) or "none"
+            raise PolicyError(f"policy {name!r}: unknown parameter {key!r} (known: {known})")
         try:
-            params[key] = float(value)
-        except ValueError:
-            raise PolicyError(f"policy {name!r}: {key} must be a number, not {value!r}") from None
-    if base in ORACLES:
-        return _oracle(name, params)
-    return _builtin(base, module, name, params)
+            values[key] = parse_value(name, key, parameters[key], text)
+        except ValueError as error:
+            raise PolicyError(str(error)) from None
+    code = PolicyCode(cls, values, reference, oracle=hasattr(cls, "fair_player"))
+    factory = _not_a_player(name) if code.oracle else (lambda: CompiledPlayer(name, code))
+    return PolicySpec(name, _first_line(cls), factory, source, code)
 
 
-def _parametrised() -> list[str]:
-    return [n for n, m in BUILTIN_MODULES.items() if getattr(m, "PARAMETERS", None)] + [*ORACLES]
+def _not_a_player(name: str):
+    def refuse():
+        raise PolicyError(f"{name} is a perfect-information oracle, not a player: use "
+                          "`simstats solve`, or `simstats run --policy oracle`")
+    return refuse
+
+
+def _class_at(reference: str) -> type:
+    module, _, attribute = reference.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+def _builtin(name: str) -> PolicySpec | None:
+    base, given = _split_parameters(name)
+    reference = BUILTIN_CLASSES.get(base) or ORACLE_CLASSES.get(base)
+    if reference is None:
+        return None
+    return _compiled_spec(name, _class_at(reference), reference, given, "built-in")
+
+
+class _Builtins(dict):
+    """BUILTINS[name]: the spec of a built-in with its default parameters, made on first use."""
+
+    def __missing__(self, name: str) -> PolicySpec:
+        if name not in BUILTIN_CLASSES:
+            raise KeyError(name)
+        self[name] = _builtin(name)
+        return self[name]
+
+    def __iter__(self):
+        return iter(BUILTIN_CLASSES)
+
+    def __len__(self) -> int:
+        return len(BUILTIN_CLASSES)
+
+    def __contains__(self, name) -> bool:
+        return name in BUILTIN_CLASSES
+
+    def keys(self):
+        return BUILTIN_CLASSES.keys()
+
+    def values(self):
+        return [self[name] for name in BUILTIN_CLASSES]
+
+    def items(self):
+        return [(name, self[name]) for name in BUILTIN_CLASSES]
+
+
+BUILTINS = _Builtins()
 
 
 def _first_line(obj: Any) -> str:
     doc = (getattr(obj, "__doc__", None) or "").strip()
-    return doc.splitlines()[0] if doc else "(no description)"
+    return " ".join(doc.split("\n\n")[0].split()) if doc else "(no description)"
 
 
 def _load_module_from_file(path: Path):
     if not path.is_file():
         raise PolicyError(f"policy file {str(path)!r} does not exist")
-    module_name = "simstats_policy_file_" + path.stem.replace("-", "_")
+    # A stable name per file: compiled code finds a function's globals by its module's name.
+    tag = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:8]
+    module_name = f"simstats_policy_file_{path.stem.replace('-', '_')}_{tag}"
+    if module_name in sys.modules:
+        return sys.modules[module_name]
     spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
     try:
         spec.loader.exec_module(module)
     except Exception as error:
-        raise PolicyError(f"policy file {str(path)!r} failed to import: {error}") from None
+        del sys.modules[module_name]
+        raise PolicyError(f"policy file {str(path)!r} failed to import: "
+                          f"{type(error).__name__}: {error}") from None
     return module
 
 
+def _from_object(name: str, obj: Any, where: str, given: dict[str, str]) -> PolicySpec:
+    """The spec of a plugin's class or factory `obj`, found at `where`."""
+    if is_compiled_policy(obj):
+        path = getattr(sys.modules.get(obj.__module__), "__file__", None)
+        reference = (f"{Path(path).resolve()}:{obj.__qualname__}" if path and where.endswith(
+            ".py") else f"{obj.__module__}:{obj.__qualname__}")
+        return _compiled_spec(name, obj, reference, given, where)
+    if obj is None or not callable(obj):
+        raise PolicyError(f"policy {name!r}: {where!r} has no policy class or factory there")
+    if given:
+        raise PolicyError(f"policy {name!r}: only compiled policies take parameters")
+    return PolicySpec(name, _first_line(obj), obj, source=where)
+
+
 def _from_reference(name: str) -> PolicySpec:
-    where, _, attribute = name.rpartition(":")
+    reference, given = _split_parameters(name)
+    where, _, attribute = reference.rpartition(":")
     if where.endswith(".py"):
         module = _load_module_from_file(Path(where))
     else:
@@ -164,57 +226,62 @@ def _from_reference(name: str) -> PolicySpec:
             module = importlib.import_module(where)
         except Exception as error:
             raise PolicyError(f"cannot import policy module {where!r}: {error}") from None
-    factory = getattr(module, attribute, None)
-    if factory is None or not callable(factory):
+    obj = getattr(module, attribute, None)
+    if obj is None:
         raise PolicyError(f"{where!r} has no policy class or factory named {attribute!r}")
-    return PolicySpec(name, _first_line(factory), factory, source=where)
+    return _from_object(name, obj, where, given)
 
 
 def plugin_entry_points() -> dict:
     return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
-def _from_entry_point(ep) -> PolicySpec:
+def _from_entry_point(ep, name: str | None = None, given: dict | None = None) -> PolicySpec:
     try:
-        factory = ep.load()
+        obj = ep.load()
     except Exception as error:
         raise PolicyError(f"plugin policy {ep.name!r} failed to load: {error}") from None
-    return PolicySpec(ep.name, _first_line(factory), factory, source=ep.value)
+    return _from_object(name or ep.name, obj, ep.value, given or {})
 
 
 def resolve_policy(name: str) -> PolicySpec:
-    """The policy named `name`: built-in, 'module:Name', 'file.py:Name', or a plugin."""
+    """The policy named `name`: built-in, 'module:Name', 'file.py:Name', or a plugin; any of
+    them compiled may carry parameters in brackets."""
     if name in BUILTINS:
         return BUILTINS[name]
-    if name in ORACLES:
-        return ORACLES[name]
-    if "[" in name and ":" not in name:
-        return _with_parameters(name)
-    if ":" in name:
+    base, given = _split_parameters(name)
+    if ":" in base:
         return _from_reference(name)
+    spec = _builtin(name)
+    if spec is not None:
+        return spec
     plugins = plugin_entry_points()
-    if name in plugins:
-        return _from_entry_point(plugins[name])
-    known = ", ".join([*BUILTINS, *ORACLES, *plugins])
+    if base in plugins:
+        return _from_entry_point(plugins[base], name, given)
+    known = ", ".join([*BUILTIN_CLASSES, *ORACLE_CLASSES, *plugins])
     raise PolicyError(
         f"unknown policy {name!r} (known: {known}; or give 'module:Name' or 'file.py:Name')"
     )
 
 
-def list_policies() -> list[tuple[str, str]]:
-    """(name, one-line description) of every built-in and installed plugin policy."""
-    rows = [(spec.name, spec.description) for spec in [*BUILTINS.values(), *ORACLES.values()]]
+def list_policies() -> list[tuple[str, str, str]]:
+    """(name, one-line description, where it comes from) of every built-in, the oracle and
+    every installed plugin policy."""
+    rows = [(name, _first_line(_class_at(ref)), "built-in")
+            for name, ref in {**BUILTIN_CLASSES, **ORACLE_CLASSES}.items()]
     for name, ep in sorted(plugin_entry_points().items()):
         try:
-            rows.append((name, _from_entry_point(ep).description + f" (plugin: {ep.value})"))
+            spec = _from_entry_point(ep)
+            kind = "compiled plugin" if spec.compiled else "Python plugin"
+            rows.append((name, spec.description, f"{kind}: {ep.value}"))
         except PolicyError as error:
-            rows.append((name, f"(plugin that fails to load: {error})"))
+            rows.append((name, f"(fails to load: {error})", f"plugin: {ep.value}"))
     return rows
 
 
 def is_oracle(name: str) -> bool:
     """Whether a policy name denotes the perfect-information oracle (tables label it so)."""
-    return name.partition("[")[0] in ORACLES
+    return name.partition("[")[0] in ORACLE_CLASSES
 
 
 def policy_label(name: str) -> str:

@@ -16,18 +16,29 @@ from ..engine import rules as R
 from ..engine.moves import apply_move, can_place, pile_top
 from ..engine.state import CAPACITY, LENGTHS, N_PLACES, NO_MOVE, TABLEAU
 from ..jit import jit
+from .api import CompiledPolicy, observation_array, rules_array
 from .tactics import (
     cards_before,
     copy_position,
     deal_or_redeal,
     first_foundation_move,
     fits_any_foundation,
+    positions_field,
 )
 
-DESCRIPTION = "foundation moves; else the cheapest digging that exposes a foundation card; deal"
 # Cells that blind digging leaves free; measured in Napoleon's Flank (2,000 deals): 0 leaves
 # none, 34 cards home on average; 1: 31; 4: 24; before blind digging 22.
 BLIND_DIG_KEEPS = 0
+
+
+class Dig(CompiledPolicy):
+    """foundation moves; else the cheapest digging that exposes a foundation card; deal"""
+
+    workspace = {"positions": positions_field(1)}
+
+    @staticmethod
+    def choose(view, params, memory, rng):
+        return choose_move(observation_array(view), rules_array(view), memory.positions)
 
 
 @jit
@@ -54,7 +65,7 @@ def relocation(pos, rules, src):
 
 
 @jit
-def choose(obs, rules, scratch):
+def choose_move(obs, rules, scratch):
     move = first_foundation_move(obs, rules)
     if move != NO_MOVE:
         return move

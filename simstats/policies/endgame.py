@@ -16,6 +16,8 @@ wins sooner; 0: only provably safe plays, so that "no line wins" is a proof) and
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..cards import HIDDEN
 from ..engine.moves import is_legal
 from ..engine.state import CAPACITY, LENGTHS, MOVE_LIMIT, MOVES, REDEALS, STOCK
@@ -29,18 +31,17 @@ from ..solver import (
     LOST,
     MAX_LINE,
     ORDER_SEED,
+    TABLE_BITS,
     UNKNOWN,
     WON,
+    search_arrays,
+    search_work,
     solve,
 )
-from . import lookahead
+from . import api, lookahead
 from .tactics import recall, remember_move
 
-DESCRIPTION = "lookahead until every card is seen, then an exact search for a win (fair)"
 PARAMETERS = {**lookahead.PARAMETERS, "budget": 25_000.0, "eager": 1.0, "restarts": 4.0}
-BUDGET = len(lookahead.PARAMETERS)
-EAGER = BUDGET + 1
-RESTARTS = BUDGET + 2
 
 # The plan buffer: a header, then the moves of the line being followed.
 PLAN_LENGTH = 0
@@ -48,6 +49,27 @@ PLAN_START = 1  # moves made when the line starts
 PLAN_SEARCHED = 2  # 1 + the redeals made when the last search ran (0: none this deal)
 PLAN_LINE = 4
 PLAN_SIZE = PLAN_LINE + MAX_LINE
+
+
+def workspace(table_bits: int = TABLE_BITS) -> dict:
+    """lookahead's room to compute and the exact search's, its table 2**table_bits entries."""
+    return {**lookahead.WORKSPACE, **{name: api.array(dtype, shape)
+                                      for name, dtype, shape in search_arrays(False, table_bits)}}
+
+
+class Solver(api.CompiledPolicy):
+    """lookahead until every card is seen, then an exact search for a win (fair)"""
+
+    parameters = PARAMETERS
+    memory = {**lookahead.MEMORY, "plan": api.array(np.int64, PLAN_SIZE)}
+    workspace = workspace()
+
+    @staticmethod
+    def choose(view, params, memory, rng):
+        m = memory
+        return choose_move(api.observation_array(view), api.rules_array(view), params,
+                           m.positions, m.moves, m.cursors, m.seen, m.recalled, search_work(m),
+                           m.plan)
 
 
 @jit_inline
@@ -77,7 +99,7 @@ def follow(plan, moves_made, line, length):
 
 
 @jit
-def choose(obs, rules, params, positions, moves, cursors, seen, memory, work, plan):
+def choose_move(obs, rules, params, positions, moves, cursors, seen, memory, work, plan):
     recall(obs, rules, memory)  # the position as far as seen in this deal (tactics.recall)
     move = decide(obs, memory[0], rules, params, positions, moves, cursors, seen, work, plan)
     remember_move(memory, obs, move)
@@ -94,10 +116,10 @@ def decide(obs, known, rules, params, positions, moves, cursors, seen, work, pla
     if knows_everything(known) and plan[PLAN_SEARCHED] != obs[REDEALS] + 1:
         plan[PLAN_SEARCHED] = obs[REDEALS] + 1
         info = work[INFO_BUFFER]
-        for attempt in range(1 + int(params[RESTARTS])):
+        for attempt in range(1 + int(params.restarts)):
             info[ORDER_SEED] = attempt  # 0: the plain order; then shaken ones (solver.py)
-            result = solve(known, rules, int(params[BUDGET]), MOVE_LIMIT - obs[MOVES],
-                           params[EAGER] != 0, work)
+            result = solve(known, rules, int(params.budget), MOVE_LIMIT - obs[MOVES],
+                           params.eager != 0, work)
             if result != UNKNOWN:
                 break
         info[ORDER_SEED] = 0

@@ -9,13 +9,20 @@ from __future__ import annotations
 
 from ..engine.state import NO_MOVE
 from ..jit import jit_inline
+from .api import CompiledPolicy, observation_array, rules_array
 from .tactics import deal_or_redeal, first_foundation_move
 
-DESCRIPTION = "RULES.md section 9 baseline: foundation moves in fixed order, else deal, redeal"
+
+class FoundationOnly(CompiledPolicy):
+    """RULES.md section 9 baseline: foundation moves in fixed order, else deal, redeal"""
+
+    @staticmethod
+    def choose(view, params, memory, rng):
+        return choose_move(observation_array(view), rules_array(view))
 
 
 @jit_inline
-def choose(obs, rules):
+def choose_move(obs, rules):
     move = first_foundation_move(obs, rules)
     if move != NO_MOVE:
         return move

@@ -28,6 +28,8 @@ Defaults tuned by measurement, benchmarks/tune_lookahead.md; e.g. lookahead[dept
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..cards import HIDDEN
 from ..engine import rules as R
 from ..engine.moves import (
@@ -43,6 +45,7 @@ from ..engine.state import (
     DEAL,
     FOUNDATION_PLACE,
     LENGTHS,
+    MAX_LEGAL_MOVES,
     N_PLACES,
     NO_MOVE,
     REDEAL,
@@ -51,11 +54,11 @@ from ..engine.state import (
     TABLEAU,
 )
 from ..jit import jit, jit_inline
+from . import api
 from .tactics import (
     DIG_KEY,
     DIG_MADE,
     DIGGING,
-    N_WEIGHTS,
     NO_PLAN,
     PLAN,
     copy_position,
@@ -64,30 +67,43 @@ from .tactics import (
     first_foundation_move,
     play_home,
     position_key,
+    positions_field,
     recall,
+    recalled_field,
     remember,
     remember_move,
+    seen_field,
     was_seen,
 )
 
-DESCRIPTION = ("best line of digs/cell fills/builds/known deals + foundation plays by position "
-               "score, remembering the deal; deal")
-# Parameters in the order of the compiled parameter array: the evaluation weights, then the rest.
 PARAMETERS = {"free": 1.3, "empty": 2.0, "near": 0.3, "dig": 0.3, "wait": 0.2, "depth": 2.0,
               "step": 0.01, "redeal": 8.0, "late": 2.0, "deep": 3.0, "deepearly": 0.0,
               "deepstop": 1.0, "peek": 1.7, "deepwidth": 30.0}
-DEPTH = N_WEIGHTS
-STEP_COST = N_WEIGHTS + 1  # per move of a line: the shorter of two equal lines wins
-REDEAL_LEFT = N_WEIGHTS + 2  # a redeal still to make: a line that spends one pays it
-LATE_DEPTH = N_WEIGHTS + 3  # the depth once every card left is known (0: depth)
-DEEP = N_WEIGHTS + 4  # once every card left is known: the depth tried before dealing or redealing
-EARLY_DEEP = N_WEIGHTS + 5  # (0: none); and while cards are unknown
-DEEP_STOP = N_WEIGHTS + 6  # 1: also before stopping
-PEEK = N_WEIGHTS + 7  # a column top still to be seen
-DEEP_WIDTH = N_WEIGHTS + 8  # the deeper look only from a position with at most so many steps
 MAX_DEPTH = 4
+LEVELS = MAX_DEPTH + 2  # positions and move lists: one per level of a line, and work rows
 WORK_ROW = MAX_DEPTH  # a row of the scratch move lists past the levels': evaluate's tallies
 DIG = 1 << 20  # a dig step is DIG + column
+
+
+MEMORY = {"seen": seen_field(), "recalled": recalled_field()}
+WORKSPACE = {"positions": positions_field(LEVELS),
+             "moves": api.array(np.int64, (LEVELS, MAX_LEGAL_MOVES)),
+             "cursors": api.array(np.int64, (LEVELS, 3))}
+
+
+class Lookahead(api.CompiledPolicy):
+    """best line of digs/cell fills/builds/known deals + foundation plays by position score,
+    remembering the deal; deal"""
+
+    parameters = PARAMETERS
+    memory = MEMORY
+    workspace = WORKSPACE
+
+    @staticmethod
+    def choose(view, params, memory, rng):
+        m = memory
+        return choose_move(api.observation_array(view), api.rules_array(view), params,
+                           m.positions, m.moves, m.cursors, m.seen, m.recalled)
 
 
 @jit_inline
@@ -222,12 +238,12 @@ def take_step(pos, rules, step):
 def score_of(pos, rules, weights, work):
     """tactics.evaluate, plus the redeals left and the columns whose top card a move uncovered
     but the player has not seen yet (what it may bring is worth a guess)."""
-    score = evaluate(pos, rules, weights, work) + weights[REDEAL_LEFT] * (
+    score = evaluate(pos, rules, weights, work) + weights.redeal * (
         rules[R.MAX_REDEALS] - pos[REDEALS])
-    if weights[PEEK] != 0.0:
+    if weights.peek != 0.0:
         for c in range(rules[R.N_COLUMNS]):
             if pile_top(pos, TABLEAU + c) == HIDDEN:
-                score += weights[PEEK]
+                score += weights.peek
     return score
 
 
@@ -265,7 +281,7 @@ def best_line(positions, moves, cursors, depth, rules, weights, baseline, seen):
         quiet = made < 0
         made = cursors[level, 2] + abs(made)
         if not quiet:
-            score = score_of(child, rules, weights, moves[WORK_ROW]) - weights[STEP_COST] * made
+            score = score_of(child, rules, weights, moves[WORK_ROW]) - weights.step * made
             if score > best + 1e-9:
                 best, best_first = score, first
         if level + 1 < depth:
@@ -291,7 +307,7 @@ def score_after(obs, rules, move, positions, moves, cursors, depth, weights, see
 
 
 @jit
-def choose(obs, rules, params, positions, moves, cursors, seen, memory):
+def choose_move(obs, rules, params, positions, moves, cursors, seen, memory):
     recall(obs, rules, memory)
     move = decide(memory[0], rules, params, positions, moves, cursors, seen)
     remember_move(memory, obs, move)
@@ -301,12 +317,12 @@ def choose(obs, rules, params, positions, moves, cursors, seen, memory):
 @jit
 def decide(obs, rules, params, positions, moves, cursors, seen):
     """The choice at `obs`, the position as remembered (see the module docstring)."""
-    depth = params[DEPTH]
-    deep = params[EARLY_DEEP]
+    depth = params.depth
+    deep = params.deepearly
     if is_known(obs, rules):
-        if params[LATE_DEPTH] > 0:
-            depth = params[LATE_DEPTH]
-        deep = params[DEEP]
+        if params.late > 0:
+            depth = params.late
+        deep = params.deep
     depth = min(max(int(depth), 1), MAX_DEPTH)
     deep = min(int(deep), MAX_DEPTH)
     key = position_key(obs)
@@ -335,8 +351,8 @@ def decide(obs, rules, params, positions, moves, cursors, seen):
     score, best_step = best_line(positions, moves, cursors, depth, rules, params, baseline,
                                  seen)
     if best_step == NO_MOVE and deep > depth and (deal_or_redeal(obs, rules) != NO_MOVE or (
-            params[DEEP_STOP] > 0)) and (  # before dealing, redealing (or stopping): look deeper
-            candidates(obs, rules, moves[0], 0) <= params[DEEP_WIDTH]):  # unless it costs much
+            params.deepstop > 0)) and (  # before dealing, redealing (or stopping): look deeper
+            candidates(obs, rules, moves[0], 0) <= params.deepwidth):  # unless it costs much
         score, best_step = best_line(positions, moves, cursors, deep, rules, params, baseline,
                                      seen)
     if best_step != NO_MOVE:

@@ -7,8 +7,19 @@ as a perfect-information winnable fraction, bracketing the unknown deals. Parame
 (positions searched in all for one deal).
 """
 
-from . import endgame
+from __future__ import annotations
 
-DESCRIPTION = "perfect-information oracle (reads the stock's order): not a player; run/solve only"
-PARAMETERS = {"budget": 4_000_000.0}
-BUDGET = len(endgame.PARAMETERS)  # where the budget is in the oracle's parameter array
+from ..solver import table_bits_for
+from . import api
+from .endgame import Solver, workspace
+
+
+class Oracle(api.CompiledPolicy):
+    """perfect-information oracle (reads the stock's order): not a player; run/solve only"""
+
+    parameters = {"budget": 4_000_000.0}
+    fair_player = Solver  # plays first, with its own parameters; the loop then reads the state
+
+    @staticmethod
+    def workspace(values: dict) -> dict:
+        return workspace(table_bits_for(int(values["budget"])))

@@ -9,11 +9,19 @@ from __future__ import annotations
 from ..deals import below
 from ..engine.moves import legal_moves
 from ..jit import jit
+from . import api
 
-DESCRIPTION = "a uniformly random legal move, seeded per deal"
+
+class Random(api.CompiledPolicy):
+    """a uniformly random legal move, seeded per deal"""
+
+    @staticmethod
+    def choose(view, params, memory, rng):
+        return api.legal_move(view, api.random_below(rng, api.legal_count(view)))
 
 
 @jit
-def choose(obs, rules, stream, buffer):
+def choose_move(obs, rules, stream, buffer):
+    """The same choice on a bare observation array (rollout's playouts)."""
     n = legal_moves(obs, rules, buffer)
     return buffer[below(stream, n)]

@@ -55,22 +55,24 @@ from ..engine.state import (
     NO_MOVE,
     ONGOING,
     REDEAL,
-    SIZE,
     STOCK,
     TABLEAU,
 )
 from ..jit import jit, jit_inline
-from . import dig, foundation_only, random_moves
-from .tactics import copy_position, first_foundation_move, position_key, remember, was_seen
+from . import api, dig, foundation_only, random_moves
+from .tactics import (
+    copy_position,
+    first_foundation_move,
+    position_key,
+    positions_field,
+    remember,
+    seen_field,
+    was_seen,
+)
 
-DESCRIPTION = "each candidate played out by a base policy on sampled hidden cards; best mean (slow)"
-# Parameters in the order of the compiled parameter array.
 PARAMETERS = {"samples": 4.0, "base": 2.0, "horizon": 0.0}
-SAMPLES = 0
-BASE = 1
-HORIZON = 2
 MAX_SAMPLES = 1000
-BASE_FOUNDATION_ONLY = 0  # the base codes are the built-ins' compiled codes (compiled.CODES)
+BASE_FOUNDATION_ONLY = 0  # the values of the `base` parameter
 BASE_RANDOM = 1
 BASE_DIG = 2
 
@@ -88,14 +90,21 @@ TOTALS = 2  # the summed playout scores of each candidate
 COUNTS = CAPACITY  # cards[COUNTS + card]: copies of a card not yet seen
 
 
-def buffers() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The rollout's working memory: positions (stock slots hidden), move lists and scores,
-    and the hidden cards (their counts per card after index CAPACITY)."""
-    positions = np.zeros((N_ROWS, SIZE), dtype=np.int16)
-    positions[:, STOCK * CAPACITY : (STOCK + 1) * CAPACITY] = HIDDEN
-    moves = np.zeros((3, MAX_LEGAL_MOVES), dtype=np.int64)
-    cards = np.zeros(CAPACITY + 52, dtype=np.int16)
-    return positions, moves, cards
+class Rollout(api.CompiledPolicy):
+    """each candidate played out by a base policy on sampled hidden cards; best mean (slow)"""
+
+    parameters = PARAMETERS
+    memory = {"seen": seen_field()}
+    # positions (stock slots hidden), move lists and scores, and the hidden cards (their
+    # counts per card after index CAPACITY)
+    workspace = {"positions": positions_field(N_ROWS),
+                 "moves": api.array(np.int64, (3, MAX_LEGAL_MOVES)),
+                 "cards": api.array(np.int16, CAPACITY + 52)}
+
+    @staticmethod
+    def choose(view, params, memory, rng):
+        return choose_move(api.observation_array(view), api.rules_array(view), params, rng,
+                           memory.seen, memory.positions, memory.moves, memory.cards)
 
 
 
@@ -165,10 +174,10 @@ def sample_position(obs, rules, stream, cards, pos):
 def base_choice(base, view, rules, stream, positions, buffer):
     """The base policy's move from observation `view`."""
     if base == BASE_FOUNDATION_ONLY:
-        return foundation_only.choose(view, rules)
+        return foundation_only.choose_move(view, rules)
     if base == BASE_RANDOM:
-        return random_moves.choose(view, rules, stream, buffer)
-    return dig.choose(view, rules, positions)
+        return random_moves.choose_move(view, rules, stream, buffer)
+    return dig.choose_move(view, rules, positions)
 
 
 @jit
@@ -243,13 +252,12 @@ def find_candidates(obs, rules, base, stream, positions, moves, seen):
 
 
 @jit
-def choose(obs, rules, params, stream, seen, buffers):
-    positions, moves, cards = buffers[0], buffers[1], buffers[2]
-    samples = min(max(int(params[SAMPLES]), 1), MAX_SAMPLES)
-    base = int(params[BASE])
+def choose_move(obs, rules, params, stream, seen, positions, moves, cards):
+    samples = min(max(int(params.samples), 1), MAX_SAMPLES)
+    base = int(params.base)
     if base != BASE_FOUNDATION_ONLY and base != BASE_RANDOM:
         base = BASE_DIG
-    horizon = int(params[HORIZON])
+    horizon = int(params.horizon)
     remember(seen, position_key(obs))
     n = find_candidates(obs, rules, base, stream, positions, moves, seen)
     candidates, totals = moves[CANDIDATES], moves[TOTALS]

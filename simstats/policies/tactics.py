@@ -6,6 +6,8 @@ They work on observation arrays only: a card the player cannot see is HIDDEN and
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..cards import HIDDEN
 from ..engine import rules as R
 from ..engine.moves import (
@@ -27,20 +29,14 @@ from ..engine.state import (
     N_PLACES,
     NO_MOVE,
     REDEAL,
+    SIZE,
     STOCK,
     TABLEAU,
 )
 from ..jit import jit, jit_inline
+from . import api
 
 NO_PLAN = -(1 << 62)
-
-# Evaluation weights: positions in a policy's parameter array.
-W_FREE_CELL = 0
-W_EMPTY_COLUMN = 1
-W_NEAR_HOME = 2
-W_DIGGING = 3
-W_WAITING = 4
-N_WEIGHTS = 5
 
 
 SEEN_SLOTS = 4096  # positions a policy can remember in one deal (the move guard is 2,000)
@@ -49,6 +45,34 @@ DIGGING = SEEN_SLOTS + 1  # the column being dug + 1 (0: none),
 DIG_KEY = SEEN_SLOTS + 2  # the position expected when its next card is due,
 DIG_MADE = SEEN_SLOTS + 3  # and the cards it moved so far
 SEEN_SIZE = SEEN_SLOTS + 4
+
+
+def _hide_stock(positions: np.ndarray) -> None:
+    positions[..., STOCK * CAPACITY : (STOCK + 1) * CAPACITY] = HIDDEN
+
+
+def positions_field(rows: int) -> api.Field:
+    """Room for `rows` positions to compute on (their stock slots hidden, as an observation's)."""
+    return api.array(np.int16, (rows, SIZE), init=_hide_stock)
+
+
+def _forgotten(seen: np.ndarray) -> None:
+    seen[:] = 0
+    seen[PLAN] = NO_PLAN
+
+
+def seen_field() -> api.Field:
+    """The positions met in this deal (remember, was_seen) and the line being followed."""
+    return api.array(np.int64, SEEN_SIZE, init=_forgotten)
+
+
+def _nothing_recalled(memory: np.ndarray) -> None:
+    memory[0, STOCK * CAPACITY : (STOCK + 1) * CAPACITY] = HIDDEN
+
+
+def recalled_field() -> api.Field:
+    """The memory of the deal as far as seen (recall): rebuilt at each deal's first move."""
+    return api.array(np.int16, (2, SIZE), init=_nothing_recalled)
 
 
 @jit
@@ -220,23 +244,24 @@ def cards_before(pos, rules, card):
 @jit
 def evaluate(pos, rules, weights, work):
     """Cards home, plus weighted free cells, empty columns and cards near home, minus the
-    cards that cover the next card each foundation needs (digging still to do). `work`: 16
-    int64 of scratch."""
+    cards that cover the next card each foundation needs (digging still to do). `weights`: a
+    parameter record with fields free, empty, near, dig and wait. `work`: 16 int64 of
+    scratch."""
     score = 0.0
     for f in range(8):
         score += pos[FOUNDATIONS + f]
     if rules[R.RESERVE_CELLS]:
         for r in range(8):
             if pos[LENGTHS + r] == 0:
-                score += weights[W_FREE_CELL]
-            elif weights[W_WAITING] != 0.0:
+                score += weights.free
+            elif weights.wait != 0.0:
                 # a cell card waiting long for its foundation blocks the cell long
-                score -= weights[W_WAITING] * cards_before(pos, rules, pile_top(pos, r))
+                score -= weights.wait * cards_before(pos, rules, pile_top(pos, r))
     n_columns = rules[R.N_COLUMNS]
     if rules[R.BUILD] != R.BUILD_NONE:
         for c in range(n_columns):
             if pos[LENGTHS + TABLEAU + c] == 0:
-                score += weights[W_EMPTY_COLUMN]
+                score += weights.empty
     # cards one step from home: available, and would fit once one more card is home
     for src in range(FOUNDATION_PLACE):
         card = visible_top(pos, rules, src)
@@ -248,11 +273,11 @@ def evaluate(pos, rules, weights, work):
                 continue
             step = 1 if f < 4 or not rules[R.DOWN_FOUNDATIONS] else -1
             if card % 13 == need + step:
-                score += weights[W_NEAR_HOME]
+                score += weights.near
                 break
     # digging: for each foundation, the cards above the shallowest visible card it needs
     # (work[f]: the rank F(f) needs, work[8 + f]: the fewest cards above one), in one pass
-    if weights[W_DIGGING] != 0.0:
+    if weights.dig != 0.0:
         for f in range(8):
             work[f] = needed_rank(pos, rules, f)
             work[8 + f] = 99
@@ -271,7 +296,7 @@ def evaluate(pos, rules, weights, work):
                     work[12 + suit] = above
         for f in range(8):
             if work[8 + f] < 99:
-                score -= weights[W_DIGGING] * work[8 + f]
+                score -= weights.dig * work[8 + f]
     return score
 
 

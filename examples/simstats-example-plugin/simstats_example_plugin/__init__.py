@@ -1,31 +1,38 @@
-"""An example third-party policy for simstats, found through the `simstats.policies` entry point.
+"""An example third-party policy package for simstats, found through the `simstats.policies`
+entry point.
 
 After `pip install examples/simstats-example-plugin`, `simstats policies` lists `lowest-first`
-and `simstats play --policy lowest-first ...` plays it.
+(compiled: it plays inside simstats' compiled loop) and `simstats run --policy lowest-first`,
+`--policy "lowest-first[limit=300]"` or `simstats play --policy lowest-first ...` play it.
 """
 
-RANKS = "A23456789TJQK"
+import numpy as np
+
+from simstats.policies import api
 
 
-class LowestFirst:
-    """Home moves first, lowest rank first; else deal, redeal; else the first legal move."""
+class LowestFirst(api.CompiledPolicy):
+    """Home moves first, lowest rank first; else deal, redeal; else stop."""
 
-    def reset(self, game, rng):
-        self.moves_left = 500  # a plugin may set itself limits; simstats stops at 2,000 moves
-
-    def choose(self, obs):
-        self.moves_left -= 1
-        if self.moves_left < 0:
-            return None
-        home = [m for m in obs.legal_moves if m[0] in "RT" and ">F" in m]
-        if home:
-            return min(home, key=lambda m: RANKS.index(self.card(obs, m)[0]))
-        for move in ("deal", "redeal"):
-            if move in obs.legal_moves:
-                return move
-        return None
+    parameters = {"limit": 500}  # moves it allows itself (simstats stops a game at 2,000)
+    memory = {"moves": api.scalar(np.int64)}  # cleared before each deal
 
     @staticmethod
-    def card(obs, move):
-        pile = obs.reserve if move[0] == "R" else obs.tableau
-        return pile[int(move[1])][-1]
+    def choose(view, params, memory, rng):
+        memory.moves += 1
+        if memory.moves > params.limit:
+            return api.NO_MOVE
+        best, best_rank = api.NO_MOVE, 99
+        for i in range(api.legal_count(view)):
+            move = api.legal_move(view, i)
+            if api.move_kind(move) == api.HOME:
+                rank = api.rank(api.move_card(view, move))
+                if rank < best_rank:
+                    best, best_rank = move, rank
+        if best != api.NO_MOVE:
+            return best
+        for kind in (api.DEAL_MOVE, api.REDEAL_MOVE):
+            for i in range(api.legal_count(view)):
+                if api.move_kind(api.legal_move(view, i)) == kind:
+                    return api.legal_move(view, i)
+        return api.NO_MOVE

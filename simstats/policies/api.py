@@ -1,0 +1,357 @@
+"""The compiled policy API: how every policy that plays inside the compiled loop is written,
+built-ins and plugins alike.
+
+A policy is a class deriving from ``CompiledPolicy``: a docstring (its first line is what
+`simstats policies` shows), ``parameters`` (name -> default; an int default takes integers,
+a float default any number), ``memory`` (fields cleared before each deal: what the policy
+remembers of the deal it is playing), ``workspace`` (fields allocated once and never cleared:
+room to compute in, since compiled policies never allocate) and a static
+``choose(view, params, memory, rng)`` that returns a move of ``legal_move(view, i)``, or
+``NO_MOVE`` to stop. ``params`` and ``memory`` are records read by name (``params.depth``,
+``memory.seen[i]``); ``rng`` is the policy's own random stream (``random_below``). The view is
+what the player sees, read through the functions below; the state is never handed out.
+Helper functions a policy calls are decorated with ``api.jit``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numba
+import numpy as np
+
+from ..cards import HIDDEN
+from ..deals import below, next_u64
+from ..engine import moves as engine
+from ..engine import rules as R
+from ..engine import state as S
+from ..jit import jit_inline
+
+# A plugin's helper functions: compiled with the same settings as the loop that calls them,
+# but never cached on their own (the loop that inlines them is, keyed on the plugin's file).
+jit = numba.njit(cache=False, nogil=True, _nrt=False)
+
+NO_MOVE = S.NO_MOVE
+DEAL = S.DEAL
+REDEAL = S.REDEAL
+NO_CARD = -1
+HIDDEN_CARD = HIDDEN
+
+# Move kinds (move_kind).
+HOME = 0  # a card from the reserve or a column to a foundation
+TO_RESERVE = 1
+TO_COLUMN = 2
+TRANSFER = 3  # a foundation's top card to the other foundation of its suit
+DEAL_MOVE = 4
+REDEAL_MOVE = 5
+
+# Place kinds (place_kind); places are numbered as in move notation: R0..R7, T0..T7, F0..F7.
+RESERVE = 0
+COLUMN = 1
+FOUNDATION = 2
+
+CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+BLACK, RED = 0, 1
+
+# Where a view keeps the legal moves' count once computed (before: unknown).
+_LEGAL_COUNT = S.MAX_LEGAL_MOVES
+_UNKNOWN = -1
+
+
+def new_view(obs: np.ndarray, rules: np.ndarray) -> tuple:
+    """A view of observation array `obs`: (observation, rules, legal moves buffer)."""
+    legal = np.empty(S.MAX_LEGAL_MOVES + 1, dtype=np.int64)
+    legal[_LEGAL_COUNT] = _UNKNOWN
+    return obs, rules, legal
+
+
+@jit_inline
+def forget_legal_moves(view):
+    """The observation changed: the legal moves are computed again when asked for."""
+    view[2][_LEGAL_COUNT] = _UNKNOWN
+
+
+# --- engine-level access, for policies that simulate positions (the built-ins) -----------
+
+@jit_inline
+def observation_array(view):
+    """The observation as the engine's flat array (layout: simstats/engine/state.py)."""
+    return view[0]
+
+
+@jit_inline
+def rules_array(view):
+    """The game's rules as the engine's array (simstats/engine/rules.py)."""
+    return view[1]
+
+
+# --- cards ---------------------------------------------------------------------------------
+
+@jit_inline
+def rank(card):
+    """1 (ace) to 13 (king)."""
+    return card % 13 + 1
+
+
+@jit_inline
+def suit(card):
+    """CLUBS, DIAMONDS, HEARTS or SPADES."""
+    return card // 13
+
+
+@jit_inline
+def colour(card):
+    """RED or BLACK."""
+    s = card // 13
+    return RED if s == DIAMONDS or s == HEARTS else BLACK
+
+
+@jit_inline
+def card_of(rank, suit):
+    """The card of rank 1..13 and suit CLUBS..SPADES."""
+    return suit * 13 + rank - 1
+
+
+# --- what the player sees ------------------------------------------------------------------
+
+@jit_inline
+def foundation_size(view, f):
+    """Cards on foundation F0..F7 (F0..F3 up from the ace; F4..F7 down from the king in the
+    games that have them, else up from the ace too)."""
+    return view[0][S.FOUNDATIONS + f]
+
+
+@jit_inline
+def foundation_top(view, f):
+    """The top card of foundation f, or NO_CARD when it is empty."""
+    return engine.foundation_top(view[0], view[1], f)
+
+
+@jit_inline
+def fits_foundation(view, card, f):
+    """Whether `card` is the next card foundation f takes."""
+    return engine.fits_foundation(view[0], view[1], card, f)
+
+
+@jit_inline
+def reserve_size(view, r):
+    """Cards on reserve place R0..R7 (a cell holds at most one)."""
+    return view[0][S.LENGTHS + r]
+
+
+@jit_inline
+def reserve_card(view, r, k):
+    """Card k (0 = bottom) of reserve place r."""
+    return view[0][r * S.CAPACITY + k]
+
+
+@jit_inline
+def reserve_top(view, r):
+    """The top card of reserve place r, or NO_CARD when it is empty."""
+    n = view[0][S.LENGTHS + r]
+    return view[0][r * S.CAPACITY + n - 1] if n > 0 else NO_CARD
+
+
+@jit_inline
+def reserve_is_cells(view):
+    """Whether the reserve places are one-card cells that a column top may fill."""
+    return view[1][R.RESERVE_CELLS] != 0
+
+
+@jit_inline
+def column_count(view):
+    """Tableau columns T0..T(n-1) of this game."""
+    return view[1][R.N_COLUMNS]
+
+
+@jit_inline
+def column_size(view, c):
+    """Cards in column c, hidden ones included."""
+    return view[0][S.LENGTHS + S.TABLEAU + c]
+
+
+@jit_inline
+def column_card(view, c, k):
+    """Card k (0 = bottom) of column c: a card, or HIDDEN_CARD where the player cannot see it."""
+    return view[0][(S.TABLEAU + c) * S.CAPACITY + k]
+
+
+@jit_inline
+def column_top(view, c):
+    """The top card of column c (always visible), or NO_CARD when it is empty."""
+    n = view[0][S.LENGTHS + S.TABLEAU + c]
+    return view[0][(S.TABLEAU + c) * S.CAPACITY + n - 1] if n > 0 else NO_CARD
+
+
+@jit_inline
+def stock_size(view):
+    """Cards left in the stock (their order is never shown)."""
+    return view[0][S.LENGTHS + S.STOCK]
+
+
+@jit_inline
+def redeals_left(view):
+    return view[1][R.MAX_REDEALS] - view[0][S.REDEALS]
+
+
+@jit_inline
+def moves_made(view):
+    """Moves made so far in this game."""
+    return view[0][S.MOVES]
+
+
+# --- moves ---------------------------------------------------------------------------------
+
+@jit_inline
+def legal_count(view):
+    """How many legal moves there are (computed on first use at each position)."""
+    legal = view[2]
+    if legal[_LEGAL_COUNT] == _UNKNOWN:
+        legal[_LEGAL_COUNT] = engine.legal_moves(view[0], view[1], legal)
+    return legal[_LEGAL_COUNT]
+
+
+@jit_inline
+def legal_move(view, i):
+    """Legal move i, 0 <= i < legal_count(view), in the order of the rules' move list."""
+    legal_count(view)
+    return view[2][i]
+
+
+@jit_inline
+def is_legal(view, move):
+    return engine.is_legal(view[0], view[1], move)
+
+
+@jit_inline
+def place_kind(place):
+    """RESERVE, COLUMN or FOUNDATION."""
+    if place < S.TABLEAU:
+        return RESERVE
+    return COLUMN if place < S.FOUNDATION_PLACE else FOUNDATION
+
+
+@jit_inline
+def place_index(place):
+    """The number of a place within its kind: 3 for R3, T3 and F3."""
+    if place < S.TABLEAU:
+        return place
+    return place - S.TABLEAU if place < S.FOUNDATION_PLACE else place - S.FOUNDATION_PLACE
+
+
+@jit_inline
+def reserve_place(r):
+    return r
+
+
+@jit_inline
+def column_place(c):
+    return S.TABLEAU + c
+
+
+@jit_inline
+def foundation_place(f):
+    return S.FOUNDATION_PLACE + f
+
+
+@jit_inline
+def card_move(source, target):
+    """The move of the top card of place `source` to place `target`."""
+    return source * S.N_PLACES + target
+
+
+@jit_inline
+def move_source(move):
+    """The place a card move takes its card from (-1 for deal and redeal)."""
+    return move // S.N_PLACES if move < S.DEAL else -1
+
+
+@jit_inline
+def move_target(move):
+    """The place a card move puts its card on (-1 for deal and redeal)."""
+    return move % S.N_PLACES if move < S.DEAL else -1
+
+
+@jit_inline
+def move_kind(move):
+    """HOME, TO_RESERVE, TO_COLUMN, TRANSFER, DEAL_MOVE or REDEAL_MOVE."""
+    if move == S.DEAL:
+        return DEAL_MOVE
+    if move == S.REDEAL:
+        return REDEAL_MOVE
+    src, dst = move // S.N_PLACES, move % S.N_PLACES
+    if dst >= S.FOUNDATION_PLACE:
+        return TRANSFER if src >= S.FOUNDATION_PLACE else HOME
+    return TO_RESERVE if dst < S.TABLEAU else TO_COLUMN
+
+
+@jit_inline
+def move_card(view, move):
+    """The card a card move moves, or NO_CARD for deal and redeal."""
+    if move >= S.DEAL:
+        return NO_CARD
+    src = move // S.N_PLACES
+    if src >= S.FOUNDATION_PLACE:
+        return engine.foundation_top(view[0], view[1], src - S.FOUNDATION_PLACE)
+    n = view[0][S.LENGTHS + src]
+    return view[0][src * S.CAPACITY + n - 1]
+
+
+# --- randomness: the policy's own stream, keyed by (seed, deal, policy name) --------------
+
+@jit_inline
+def random_below(rng, n):
+    """A uniform integer in 0..n-1 from the policy's stream."""
+    return below(rng, n)
+
+
+@jit_inline
+def random_float(rng):
+    """A uniform float in [0, 1) from the policy's stream."""
+    return (next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+# --- declarations --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Field:
+    """A field of a policy's memory or workspace: an array (or a scalar, shape ()) of `dtype`,
+    filled with `fill`, or shaped by `init(array)` when given."""
+
+    dtype: Any
+    shape: tuple = ()
+    fill: float = 0
+    init: Callable[[np.ndarray], None] | None = None
+
+
+def array(dtype, shape=(), fill=0, init=None) -> Field:
+    """Declare a memory or workspace field: `api.array(np.int64, 4096)`."""
+    return Field(np.dtype(dtype), (shape,) if isinstance(shape, int) else tuple(shape), fill,
+                 init)
+
+
+def scalar(dtype, fill=0) -> Field:
+    """Declare a memory field holding one number: `memory.count`."""
+    return Field(np.dtype(dtype), (), fill)
+
+
+class CompiledPolicy:
+    """Base class of compiled policies; see the module docstring for what a subclass declares.
+
+    ``memory`` and ``workspace`` may also be static functions of the parameter values (a dict)
+    that return the declarations, for sizes that depend on a parameter.
+    """
+
+    parameters: ClassVar[dict[str, int | float]] = {}
+    memory: ClassVar[Any] = {}
+    workspace: ClassVar[Any] = {}
+
+    @staticmethod
+    def choose(view, params, memory, rng):  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+def is_compiled_policy(obj: Any) -> bool:
+    return isinstance(obj, type) and issubclass(obj, CompiledPolicy) and obj is not CompiledPolicy

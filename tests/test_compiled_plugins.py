@@ -1,0 +1,321 @@
+"""A user's compiled policy: the public API reads what Observation shows, a plugin plays the same
+moves in the compiled loop and move by move, parameters and memory behave as declared, bad
+plugins fail in one line, and the compiled code follows the plugin's file."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+import reference_rules as ref
+from test_conformance import trace_lines
+
+from simstats.cards import HIDDEN, card_text
+from simstats.deals import deal_deck
+from simstats.engine.moves import apply_move, lay_out, status
+from simstats.engine.notation import move_text, parse_move
+from simstats.engine.observe import Observation, blank_observation, observe
+from simstats.engine.state import END_NAMES, ONGOING, new_state
+from simstats.games import GAMES, get_game
+from simstats.policies import PolicyCompileError, PolicyError, api, resolve_policy
+from simstats.simulate import OUTCOME_COLUMNS, play_deal, run_compiled
+
+EXAMPLES = Path(__file__).parents[1] / "examples"
+GREEDY = f"{EXAMPLES / 'greedy_cells.py'}:GreedyCells"
+GREEDY_PYTHON = f"{EXAMPLES / 'greedy_cells_python.py'}:GreedyCells"
+
+
+def plugin(tmp_path: Path, source: str, name: str = "plugin.py") -> Path:
+    path = tmp_path / name
+    path.write_text("import numpy as np\nfrom simstats.policies import api\n\n"
+                    + textwrap.dedent(source))
+    return path
+
+
+def observations(game_id: str, deals: int = 3, every: int = 2):
+    """Observations every few moves of `random` games."""
+    game = get_game(game_id)
+    spec = resolve_policy("random")
+    for deal in range(deals):
+        state = new_state()
+        deck, _ = deal_deck(game.array, 8, deal)
+        lay_out(state, game.array, deck)
+        player = spec.make()
+        player.seed_stream(8, deal)
+        made = 0
+        while status(state, game.array) == ONGOING:
+            buffer = blank_observation()
+            observe(state, game.array, buffer)
+            obs = Observation(game_id, game.array, buffer)
+            if made % every == 0:
+                yield obs
+            move = player.choose(obs)
+            if move is None:
+                break
+            apply_move(state, game.array, parse_move(move))
+            made += 1
+
+
+def text(card: int) -> str | None:
+    return None if card == HIDDEN else card_text(int(card))
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_the_api_reads_exactly_what_the_observation_shows(game_id):
+    checked = 0
+    for obs in observations(game_id):
+        view = api.new_view(obs._array, obs._rules)
+        tops = [api.foundation_top(view, f) for f in range(8)]
+        assert [None if c == api.NO_CARD else card_text(c) for c in tops] == list(
+            obs.foundations)
+        assert [api.foundation_size(view, f) for f in range(8)] == list(obs.foundation_sizes)
+        assert tuple(tuple(text(api.reserve_card(view, r, k))
+                           for k in range(api.reserve_size(view, r))) for r in range(8)
+                     ) == obs.reserve
+        assert api.column_count(view) == len(obs.tableau)
+        for c, column in enumerate(obs.tableau):
+            assert tuple(text(api.column_card(view, c, k))
+                         for k in range(api.column_size(view, c))) == column
+            assert (api.column_top(view, c) == api.NO_CARD) == (not column)
+        assert api.stock_size(view) == obs.stock_size
+        assert api.redeals_left(view) == obs.redeals_left
+        assert api.moves_made(view) == obs.moves_made
+        moves = [api.legal_move(view, i) for i in range(api.legal_count(view))]
+        assert [move_text(m) for m in moves] == list(obs.legal_moves)
+        for move, written in zip(moves, obs.legal_moves, strict=True):
+            kind = api.move_kind(move)
+            if written in ("deal", "redeal"):
+                assert kind == (api.DEAL_MOVE if written == "deal" else api.REDEAL_MOVE)
+                assert api.move_card(view, move) == api.NO_CARD
+                continue
+            source, target = written.split(">")
+            kinds = {"R": api.RESERVE, "T": api.COLUMN, "F": api.FOUNDATION}
+            assert api.place_kind(api.move_source(move)) == kinds[source[0]]
+            assert api.place_index(api.move_source(move)) == int(source[1:])
+            assert api.place_kind(api.move_target(move)) == kinds[target[0]]
+            assert api.place_index(api.move_target(move)) == int(target[1:])
+            expected = {("F", "F"): api.TRANSFER, ("R", "F"): api.HOME, ("T", "F"): api.HOME,
+                        ("T", "R"): api.TO_RESERVE, ("R", "T"): api.TO_COLUMN,
+                        ("T", "T"): api.TO_COLUMN, ("R", "R"): api.TO_RESERVE}
+            assert kind == expected[source[0], target[0]]
+            pile = {"R": obs.reserve, "T": obs.tableau}.get(source[0])
+            card = card_text(api.move_card(view, move))
+            if pile is not None:
+                assert card == pile[int(source[1:])][-1]
+            else:
+                assert card == obs.foundations[int(source[1:])]
+            assert api.is_legal(view, move)
+        checked += 1
+    assert checked > 20
+
+
+def test_card_helpers():
+    for card in range(52):
+        assert api.card_of(api.rank(card), api.suit(card)) == card
+        assert card_text(card)[0] == "A23456789TJQK"[api.rank(card) - 1]
+        assert card_text(card)[1] == "CDHS"[api.suit(card)]
+        assert (api.colour(card) == api.RED) == (card_text(card)[1] in "DH")
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_compiled_plugin_plays_the_same_moves_in_the_loop_and_move_by_move(game_id):
+    """The compiled GreedyCells in the compiled loop, the same class move by move (traces), and
+    the plain-Python GreedyCells written with Observation: one game, deal by deal."""
+    game, compiled, python = get_game(game_id), resolve_policy(GREEDY), resolve_policy(
+        GREEDY_PYTHON)
+    rows = run_compiled(game, compiled, 4, 0, 40)
+    for deal in range(40):
+        deck, reshuffles = deal_deck(game.array, 4, deal)
+        play = play_deal(game, compiled, deck, 4, deal, reshuffles)
+        again = play_deal(game, python, deck, 4, deal, reshuffles)
+        assert play.moves == again.moves
+        o = play.outcome
+        assert dict(zip(OUTCOME_COLUMNS, rows[deal].tolist(), strict=True)) == {
+            "reshuffles": o.reshuffles, "won": int(o.won), "foundation_cards": o.foundation_cards,
+            "moves": o.moves, "deals": o.deals, "redeals": o.redeals,
+            "end": END_NAMES.index(o.end)}
+        assert ref.check_trace(trace_lines(play)) == o.result()
+
+
+def test_parameters_are_declared_typed_and_checked(tmp_path):
+    path = plugin(tmp_path, """
+        class StopAfter(api.CompiledPolicy):
+            '''Deals and plays home until it has made `limit` moves.'''
+            parameters = {"limit": 5, "unused": 0.5}
+
+            @staticmethod
+            def choose(view, params, memory, rng):
+                if api.moves_made(view) >= params.limit:
+                    return api.NO_MOVE
+                return api.legal_move(view, 0)
+        """)
+    game = get_game("cicely")
+    short = run_compiled(game, resolve_policy(f"{path}:StopAfter"), 0, 0, 5)
+    longer = run_compiled(game, resolve_policy(f"{path}:StopAfter[limit=9,unused=2]"), 0, 0, 5)
+    assert (short[:, 3] <= 5).all() and (longer[:, 3] > 5).any()
+    assert resolve_policy(f"{path}:StopAfter[limit=1e3]").compiled.values["limit"] == 1000
+    for bad, says in [("limit=2.5", "must be an integer"), ("limit=x", "must be a number"),
+                      ("speed=3", "unknown parameter 'speed' (known: limit, unused)"),
+                      ("limit", "is not name=value")]:
+        with pytest.raises(PolicyError, match=re.escape(says)):
+            resolve_policy(f"{path}:StopAfter[{bad}]")
+
+
+def test_memory_is_cleared_before_each_deal_and_the_workspace_kept(tmp_path):
+    path = plugin(tmp_path, """
+        class Counting(api.CompiledPolicy):
+            '''Stops after as many moves as it has seen deals in its workspace, plus three.'''
+            memory = {"made": api.scalar(np.int64), "marks": api.array(np.int16, 4, fill=7)}
+            workspace = {"deals_seen": api.scalar(np.int64)}
+
+            @staticmethod
+            def choose(view, params, memory, rng):
+                if memory.made == 0:
+                    if memory.marks[3] != 7:
+                        return 999999  # an illegal move: the memory was not reset
+                    memory.deals_seen += 1
+                memory.marks[3] = 1
+                memory.made += 1
+                if memory.made > 3:
+                    return api.NO_MOVE
+                return api.legal_move(view, 0)
+        """)
+    rows = run_compiled(get_game("tournament"), resolve_policy(f"{path}:Counting"), 0, 0, 6)
+    assert (rows[:, 3] == 3).all()  # made is 0 again at every deal's start
+
+
+def test_every_builtin_declares_itself_through_the_api():
+    from simstats.policies import BUILTINS
+
+    for name, spec in BUILTINS.items():
+        assert issubclass(spec.compiled.cls, api.CompiledPolicy), name
+        assert spec.description and spec.description != "(no description)"
+
+
+@pytest.mark.parametrize(("source", "says"), [
+    ("""
+    class Broken(api.CompiledPolicy):
+        '''Calls what numba cannot compile.'''
+        @staticmethod
+        def choose(view, params, memory, rng):
+            return len({"a": view})
+    """, r"numba cannot compile Broken\.choose in plugin\.py \(line \d+\): "),
+    ("""
+    class Allocates(api.CompiledPolicy):
+        '''Allocates an array on every move.'''
+        @staticmethod
+        def choose(view, params, memory, rng):
+            return np.zeros(3, dtype=np.int64)[0] + api.legal_move(view, 0)
+    """, r"Allocates\.choose in plugin\.py \(line \d+\): No implementation of function zeros.*"
+        r"declare them as memory or workspace"),
+])
+def test_code_numba_cannot_compile_is_refused_in_one_line(tmp_path, cli, source, says):
+    path = plugin(tmp_path, source)
+    name = source.split("class ")[1].split("(")[0]
+    with pytest.raises(PolicyCompileError, match=says):
+        run_compiled(get_game("cicely"), resolve_policy(f"{path}:{name}"), 0, 0, 1)
+    out = tmp_path / "run"
+    result = cli("run", "--games", "10", "--game", "cicely", "--policy", f"{path}:{name}",
+                 "--workers", "1", "--out", out, "-q")
+    assert result.code == 2
+    assert result.stderr.count("\n") == 1 and "numba cannot compile" in result.stderr
+    played = cli("play", "--game", "cicely", "--deal", "0", "--policy", f"{path}:{name}")
+    assert played.code == 2 and played.stderr.count("\n") == 1
+
+
+def test_a_plugin_that_misbehaves_is_named_with_its_game_and_deal(tmp_path, cli):
+    path = plugin(tmp_path, """
+        class Illegal(api.CompiledPolicy):
+            '''Plays home, and at its fifth move something impossible.'''
+            @staticmethod
+            def choose(view, params, memory, rng):
+                if api.moves_made(view) == 4:
+                    return api.card_move(api.foundation_place(0), api.foundation_place(0))
+                return api.legal_move(view, 0)
+
+        class Raises(api.CompiledPolicy):
+            '''Raises at its third move of one deal in four (its own stream decides).'''
+            @staticmethod
+            def choose(view, params, memory, rng):
+                if api.moves_made(view) == 2 and api.random_below(rng, 4) == 0:
+                    raise ValueError("no plan for this deal")
+                return api.legal_move(view, 0)
+        """)
+    game = get_game("tournament")
+    with pytest.raises(PolicyError, match=r"in tournament, deal 3 chose an illegal move"):
+        run_compiled(game, resolve_policy(f"{path}:Illegal"), 0, 3, 2)
+    raises = resolve_policy(f"{path}:Raises")
+    with pytest.raises(PolicyError, match=r"in tournament, deal \d+ raised ValueError: no plan"
+                       ) as raised:
+        run_compiled(game, raises, 0, 0, 10)
+    deal = int(re.search(r"deal (\d+)", str(raised.value))[1])
+    if deal:
+        run_compiled(game, raises, 0, 0, deal)  # the deals before it play
+    with pytest.raises(PolicyError, match=f"deal {deal} raised"):
+        run_compiled(game, raises, 0, deal, 1)
+    out = tmp_path / "run"
+    good = cli("run", "--games", "20", "--game", "tournament", "--policy", "dig",
+               "--chunk-size", "10", "--workers", "1", "--out", out, "-q")
+    assert good.code == 0
+    kept = sorted((out / "deals").iterdir())
+    before = [p.read_bytes() for p in kept]
+    for name in ("missing.py:X", f"{path}:NoSuchName", f"{path}:Illegal"):
+        result = cli("run", "--games", "20", "--game", "tournament", "--policy", name,
+                     "--chunk-size", "10", "--workers", "1", "--out", out, "-q")
+        assert result.code != 0 and "Traceback" not in result.stderr
+        assert result.stderr.strip().count("\n") == 0, result.stderr
+    assert [p.read_bytes() for p in kept] == before  # finished chunks untouched
+
+
+def test_a_badly_declared_plugin_is_refused(tmp_path):
+    path = plugin(tmp_path, """
+        class Words(api.CompiledPolicy):
+            '''Parameters that are not numbers.'''
+            parameters = {"style": "bold"}
+
+            @staticmethod
+            def choose(view, params, memory, rng):
+                return api.NO_MOVE
+        """)
+    with pytest.raises(PolicyError, match="parameters must be a dict of name -> number"):
+        resolve_policy(f"{path}:Words")
+
+
+def _home_after_changing(path: Path, value: int) -> str:
+    path.write_text(path.read_text().replace(f"LIMIT = {value - 1}", f"LIMIT = {value}"))
+    run = [sys.executable, "-c", "import sys; from simstats.games import get_game; "
+           "from simstats.policies import resolve_policy; from simstats.simulate import "
+           "run_compiled; print(run_compiled(get_game('cicely'), resolve_policy(sys.argv[1]), "
+           "0, 0, 3)[:, 3].tolist())", f"{path}:Limited"]
+    return subprocess.run(run, capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_changing_a_constant_in_the_plugin_file_takes_effect(tmp_path):
+    """numba would load the loop compiled with the old constant if the cache were keyed on the
+    generated loop alone: it is keyed on the plugin's file too."""
+    path = plugin(tmp_path, """
+        LIMIT = 2
+
+        class Limited(api.CompiledPolicy):
+            '''Stops after LIMIT moves.'''
+            @staticmethod
+            def choose(view, params, memory, rng):
+                return api.NO_MOVE if api.moves_made(view) >= LIMIT else api.legal_move(view, 0)
+        """)
+    assert _home_after_changing(path, 2) == "[2, 2, 2]"
+    assert _home_after_changing(path, 3) == "[3, 3, 3]"
+    assert _home_after_changing(path, 3) == "[3, 3, 3]"
+
+
+def test_the_package_fingerprint_covers_modules_whose_constants_compiled_code_reads():
+    from simstats.jit import compiled_modules
+
+    names = {p.relative_to(Path(api.__file__).parents[1]).as_posix() for p in compiled_modules()}
+    # state.py and rules.py hold no compiled function, only constants (MOVE_LIMIT, HIDDEN's
+    # neighbours, the rules' field numbers) that numba freezes into the loops
+    assert {"engine/state.py", "engine/rules.py", "cards.py", "policies/api.py"} <= names
+    assert "cli.py" not in names and "report.py" not in names
