@@ -46,6 +46,8 @@ if getattr(spec, "compiled", None) is not None or getattr(spec, "code", None) is
         best = min(best, time.perf_counter() - start)
 else:
     player = spec.make()
+    deck, reshuffles = deal_deck(game.array, 0, 0)
+    play_deal(game, spec, deck, 0, 0, reshuffles, policy=player)  # compile the engine first
     start = time.perf_counter()
     for deal in range(deals):
         deck, reshuffles = deal_deck(game.array, 0, deal)
@@ -81,6 +83,7 @@ def main() -> None:
     parser.add_argument("--dig-deals", type=int, default=50_000)
     parser.add_argument("--greedy-deals", type=int, default=200_000)
     parser.add_argument("--python-deals", type=int, default=300)
+    parser.add_argument("--before-tree", type=Path, help="a checkout of --before to reuse")
     args = parser.parse_args()
     lines = [f"# Compiled plugin policies ({time.strftime('%Y-%m-%d')}, "
              f"{platform.machine()}, Python {platform.python_version()}, one core)", ""]
@@ -107,9 +110,10 @@ def main() -> None:
         ["git", "log", "--format=%H", "-1", "--grep", "compiled policy API", "--", "simstats"],
         capture_output=True, text=True, cwd=ROOT).stdout.strip() + "~1"
     with tempfile.TemporaryDirectory(prefix="simstats-before-") as folder:
-        tree = Path(folder) / "tree"
-        subprocess.run(["git", "worktree", "add", "--detach", str(tree), before], check=True,
-                       capture_output=True, cwd=ROOT)
+        tree = args.before_tree or Path(folder) / "tree"
+        if args.before_tree is None:
+            subprocess.run(["git", "worktree", "add", "--detach", str(tree), before], check=True,
+                           capture_output=True, cwd=ROOT)
         try:
             lines += ["", f"## Built-ins before ({before}) and after, same run", "",
                       "Microseconds per deal, best of 3 runs of each; before and after "
@@ -125,7 +129,8 @@ def main() -> None:
                                  f"{new / old:.2f} |")
                     print(lines[-1], flush=True)
         finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT)
+            if args.before_tree is None:
+                subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT)
 
     # 3. compile times on an empty cache
     with tempfile.TemporaryDirectory(prefix="simstats-cache-") as folder:
@@ -134,8 +139,9 @@ def main() -> None:
                "--policy", greedy]
         first, out = timed(simstats(*run, "--out", f"{folder}/a"), env)
         second, _ = timed(simstats(*run, "--out", f"{folder}/b"), env)
+        fresh = {"NUMBA_CACHE_DIR": f"{folder}/numba2", "SIMSTATS_CACHE_DIR": f"{folder}/loops2"}
         main_first, main_out = timed(simstats("run", "--games", "1000", "--out", f"{folder}/c"),
-                                     env)
+                                     fresh)
         said = [line for line in main_out.splitlines() if "compiling" in line]
     lines += ["", "## Compile times on an empty cache", "",
               "| what | seconds |", "|---|---|",

@@ -71,18 +71,31 @@ def cache_dir() -> Path:
     return Path(base) / "simstats"
 
 
+def _package_cache_files() -> tuple[Path, list[Path]]:
+    """The stamp file and the files of numba's cache of the package's compiled functions:
+    next to the sources, or under $NUMBA_CACHE_DIR (in a folder per source folder, named
+    after it and a hash of its path)."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        root = Path(os.environ["NUMBA_CACHE_DIR"])
+        files = [cached for path in PACKAGE_DIR.rglob("*.py")
+                 for cached in root.glob(f"{path.parent.name}_*/{path.stem}.*.nb[ic]")]
+        return root / "simstats-numba-fingerprint", files
+    return (PACKAGE_DIR / "__pycache__" / "numba-fingerprint",
+            list(PACKAGE_DIR.rglob("__pycache__/*.nb[ic]")))
+
+
 def _drop_stale_cache() -> None:
-    stamp = PACKAGE_DIR / "__pycache__" / "numba-fingerprint"
     fingerprint = package_fingerprint()
     try:
+        stamp, files = _package_cache_files()
         if stamp.read_text() == fingerprint:
             return
     except OSError:
         pass
     try:
-        for cached in PACKAGE_DIR.rglob("__pycache__/*.nb[ic]"):
+        for cached in files:
             cached.unlink(missing_ok=True)
-        stamp.parent.mkdir(exist_ok=True)
+        stamp.parent.mkdir(parents=True, exist_ok=True)
         stamp.write_text(fingerprint)
     except OSError:
         pass  # a read-only install: numba then compiles in memory, still correct

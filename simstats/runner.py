@@ -281,13 +281,13 @@ def warm_up(options: RunOptions, echo: Callable[[str], None] = print) -> None:
     """Load (or compile) each compiled policy's loop once in the parent, so forked workers
     share it; say so while it compiles. Only the policies of this run are compiled."""
 
-    def compiling(code) -> None:
-        echo(f"compiling {code.reference.rpartition(':')[2]} for this machine (once: later runs "
-             "load it from the cache)...")
-
     for policy in options.policies:
         spec = resolve_policy(policy)
         if spec.compiled is not None:
+            def compiling(_code, name=policy) -> None:
+                echo(f"compiling {name} for this machine (once: later runs load it from the "
+                     "cache)...")
+
             try:
                 run_compiled(get_game(options.game_ids[0]), spec, 0, 0, 0, on_compile=compiling)
             except PolicyError as error:

@@ -21,7 +21,9 @@ pytest.importorskip("distributed")
 psutil = pytest.importorskip("psutil")
 
 GAMES = ("--game", "cicely", "--game", "tournament")
-POLICIES = ("--policy", "foundation-only", "--policy", "random")
+# a built-in and a compiled plugin from a file: Dask workers load both
+PLUGIN = "examples/greedy_cells.py:GreedyCells"
+POLICIES = ("--policy", "foundation-only", "--policy", PLUGIN)
 SMALL = ("run", "--games", "3000", *GAMES, *POLICIES, "--seed", "5", "--chunk-size", "1000",
          "--workers", "2", "-q")
 WORKER_LINE = re.compile(r"Dask Worker[^\[]*\[(\d+)\] INFO chunk (\S+) \((\S+) deals [^)]*\): "
@@ -50,7 +52,8 @@ def test_log_holds_worker_lines_naming_chunk_game_and_policy(dask_run):
     lines = [WORKER_LINE.search(line) for line in (dask_run / "run.log").read_text().splitlines()]
     done = {m[2]: m[3] for m in lines if m and m[4] == "done"}
     assert len(done) == 12  # every chunk, forwarded before the run ended
-    assert done["00-cicely--01-random--000000001000.parquet"] == "cicely/random"
+    assert done["00-cicely--01-examples_greedy_cells_py_GreedyCells--000000001000.parquet"] == (
+        f"cicely/{PLUGIN}")
     assert len({m[1] for m in lines if m}) == 2  # from both workers
 
 

@@ -319,3 +319,14 @@ def test_the_package_fingerprint_covers_modules_whose_constants_compiled_code_re
     # neighbours, the rules' field numbers) that numba freezes into the loops
     assert {"engine/state.py", "engine/rules.py", "cards.py", "policies/api.py"} <= names
     assert "cli.py" not in names and "report.py" not in names
+
+
+def test_the_notebook_api_plays_a_compiled_plugin(tmp_path):
+    import simstats
+
+    played = simstats.play_deal("cicely", GREEDY, seed=0, deal=3)
+    assert played.moves and played.outcome.moves == len(played.moves)
+    trial = simstats.play_run(40, game=["cicely"], policy=[GREEDY, "dig"], seed=0)
+    assert set(trial.summary.policy) == {GREEDY, "dig"}
+    mine = trial.deals[(trial.deals.policy == GREEDY) & (trial.deals.deal == 3)]
+    assert int(mine.moves.iloc[0]) == played.outcome.moves

@@ -160,7 +160,8 @@ def _compiled_choose(cls: type):
     function = getattr(function, "__func__", function)
     if isinstance(function, numba.core.dispatcher.Dispatcher):
         return function
-    return api.jit(function)
+    # inlined into the loop: a call would pass the view's arrays field by field at every move
+    return numba.njit(cache=False, nogil=True, _nrt=False, inline="always")(function)
 
 
 def _load_loop_module(code: PolicyCode, on_compile=None):
