@@ -330,3 +330,24 @@ def test_the_notebook_api_plays_a_compiled_plugin(tmp_path):
     assert set(trial.summary.policy) == {GREEDY, "dig"}
     mine = trial.deals[(trial.deals.policy == GREEDY) & (trial.deals.deal == 3)]
     assert int(mine.moves.iloc[0]) == played.outcome.moves
+
+
+def test_a_cache_folder_that_cannot_be_written_falls_back_to_a_private_one(tmp_path):
+    """`$SIMSTATS_CACHE_DIR` (or the home folder) read-only: the loop goes to the temporary
+    folder instead of failing the run."""
+    path = plugin(tmp_path, """
+        class FirstMove(api.CompiledPolicy):
+            '''The first legal move, for fifty moves.'''
+            @staticmethod
+            def choose(view, params, memory, rng):
+                return api.NO_MOVE if api.moves_made(view) >= 50 else api.legal_move(view, 0)
+        """, "fallback.py")
+    run = [sys.executable, "-c", "import sys; from simstats.games import get_game; "
+           "from simstats.policies import resolve_policy; from simstats.simulate import "
+           "run_compiled; print(run_compiled(get_game('cicely'), resolve_policy(sys.argv[1]), "
+           "0, 0, 2)[:, 3].tolist())", f"{path}:FirstMove"]
+    done = subprocess.run(run, capture_output=True, text=True,
+                          env={**__import__("os").environ,
+                               "SIMSTATS_CACHE_DIR": "/proc/simstats-cannot-write-here"})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[50, 50]"

@@ -16,6 +16,7 @@ import inspect
 import os
 import re
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -164,20 +165,29 @@ def _compiled_choose(cls: type):
     return numba.njit(cache=False, nogil=True, _nrt=False, inline="always")(function)
 
 
-def _load_loop_module(code: PolicyCode, on_compile=None):
-    name, fingerprint = _loop_module_name(code)
-    if name in sys.modules:
-        return sys.modules[name]
-    folder = cache_dir() / "loops"
+def _write_loop(folder: Path, name: str, source: str) -> Path:
     path = folder / f"{name}.py"
-    template = "play_oracle_deals_with" if code.oracle else "play_deals_with"
-    source = LOOP_SOURCE.format(reference=code.reference, fingerprint=fingerprint,
-                                template=template)
     if not path.exists() or path.read_text() != source:
         folder.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(f".{path.name}.{os.getpid()}")
         partial.write_text(source)
-        partial.replace(path)
+        partial.replace(path)  # atomic: a process loading it never sees half a file
+    return path
+
+
+def _load_loop_module(code: PolicyCode, on_compile=None):
+    name, fingerprint = _loop_module_name(code)
+    if name in sys.modules:
+        return sys.modules[name]
+    template = "play_oracle_deals_with" if code.oracle else "play_deals_with"
+    source = LOOP_SOURCE.format(reference=code.reference, fingerprint=fingerprint,
+                                template=template)
+    try:
+        folder = cache_dir() / "loops"
+        path = _write_loop(folder, name, source)
+    except OSError:  # a cache folder we may not write: a private one in the temporary folder
+        folder = Path(tempfile.gettempdir()) / f"simstats-{os.getuid()}" / "loops"
+        path = _write_loop(folder, name, source)
     if on_compile is not None and not any((folder / "__pycache__").glob(f"{name}.*.nbi")):
         on_compile(code)
     spec = importlib.util.spec_from_file_location(name, path)
