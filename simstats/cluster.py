@@ -54,6 +54,11 @@ def execute_dask(run, chunks, on_done) -> None:
         _play(client, run, chunks, on_done)
 
 
+def check_scheduler(address: str) -> None:
+    """Fail at once, in one line, when the scheduler cannot be reached: before any compiling."""
+    _connect(address).close(timeout=5)
+
+
 def _connect(address: str) -> distributed.Client:
     try:
         return distributed.Client(address, timeout=CONNECT_SECONDS)

@@ -388,6 +388,10 @@ def execute(options: RunOptions, echo: Callable[[str], None] = print) -> Run:
              f"policies x {options.games:,} deals, seed {options.seed}, "
              f"{options.workers} workers -> {run.dir}")
         log.info("run started%s: %s", resumed, " ".join(options.command))
+        if options.backend == "dask" and options.scheduler:
+            from .cluster import check_scheduler
+
+            check_scheduler(options.scheduler)
         warm_up(options, echo)
         bar = tqdm(total=total, initial=total - remaining, unit="deal", unit_scale=True,
                    disable=True if options.quiet else None, dynamic_ncols=True, smoothing=0.1)
