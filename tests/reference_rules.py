@@ -1,4 +1,4 @@
-"""Reference implementation of /work/shared/RULES.md, used as a test oracle.
+"""Reference implementation of the rules (rules version 1), used as a test oracle.
 
 Written for clarity, not speed, and independently of the ``simstats`` package.
 
