@@ -63,7 +63,8 @@ def moves_while_views_agree(game_id, policy_name, deck_a, deck_b, seed, deal) ->
 
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
-EXAMPLE_PLUGINS = [f"{EXAMPLES / 'greedy_cells.py'}:GreedyCells"]
+EXAMPLE_PLUGINS = [f"{EXAMPLES / 'greedy_cells.py'}:GreedyCells",
+                   f"{EXAMPLES / 'blind_digger.py'}:BlindDigger"]
 
 
 @pytest.mark.parametrize("policy", sorted(BUILTINS) + EXAMPLE_PLUGINS)

@@ -1,4 +1,5 @@
-"""The only window a policy gets on a game: an observation (RULES.md section 8).
+"""The only window a policy gets on a game: an observation (RULES.md section 8), and what a
+player may remember of the observations of a deal (``recall``).
 
 ``observe`` copies from the state what the player may see into an observation array of the same
 layout, leaving the stock's cards out and masking buried column cards where the game squares its
@@ -12,9 +13,9 @@ from functools import cached_property
 import numpy as np
 
 from ..cards import HIDDEN, card_text
-from ..jit import jit_inline
+from ..jit import jit, jit_inline
 from . import rules as R
-from .moves import foundation_top, legal_moves
+from .moves import apply_move, copy_position, foundation_top, legal_moves
 from .notation import move_text
 from .state import (
     CAPACITY,
@@ -22,6 +23,7 @@ from .state import (
     LENGTHS,
     MAX_LEGAL_MOVES,
     MOVES,
+    NO_MOVE,
     REDEALS,
     RESHUFFLES,
     STOCK,
@@ -45,6 +47,47 @@ def observe(s, rules, obs):
     obs[LENGTHS + STOCK] = s[LENGTHS + STOCK]
     for i in range(FOUNDATIONS, RESHUFFLES + 1):
         obs[i] = s[i]
+
+
+# The memory of a deal (a (2, SIZE) array): row 0 the position as far as the player has seen it
+# (cards never seen are HIDDEN), row 1 the policy's last move and the move count it was made at.
+LAST_MOVE = 0
+LAST_MOVE_AT = 1
+
+
+@jit
+def recall(obs, rules, memory):
+    """Bring the memory of the deal up to date with `obs`: its row 0 becomes `obs` plus
+    the cards seen earlier in this deal (Napoleon's Flank's buried column cards; after a redeal
+    the stock, RULES.md 8). Built only from past observations and the policy's own moves: the
+    last move is replayed on the remembered position, then every card `obs` shows is copied."""
+    pos = memory[0]
+    book = memory[1]
+    moves = obs[MOVES]
+    if moves == book[LAST_MOVE_AT] + 1 and book[LAST_MOVE] != NO_MOVE:
+        apply_move(pos, rules, book[LAST_MOVE])
+        book[LAST_MOVE] = NO_MOVE
+    elif moves == 0 or moves != book[LAST_MOVE_AT]:
+        copy_position(obs, pos)  # a new deal, or a history the memory did not follow
+        return
+    for p in range(STOCK + 1):
+        n = obs[LENGTHS + p]
+        base = p * CAPACITY
+        if pos[LENGTHS + p] != n:  # cannot happen while the memory follows the game
+            copy_position(obs, pos)
+            return
+        for k in range(n):
+            if obs[base + k] != HIDDEN:
+                pos[base + k] = obs[base + k]
+    for i in range(FOUNDATIONS, obs.shape[0]):
+        pos[i] = obs[i]
+
+
+@jit_inline
+def remember_move(memory, obs, move):
+    """Note the move the policy makes at `obs`, for recall at the next observation."""
+    memory[1, LAST_MOVE] = move
+    memory[1, LAST_MOVE_AT] = obs[MOVES]
 
 
 def blank_observation() -> np.ndarray:

@@ -10,7 +10,9 @@ room to compute in, since compiled policies never allocate) and a static
 ``NO_MOVE`` to stop. ``params`` and ``memory`` are records read by name (``params.depth``,
 ``memory.seen[i]``); ``rng`` is the policy's own random stream (``random_below``). The view is
 what the player sees, read through the functions below; the state is never handed out.
-Helper functions a policy calls are decorated with ``api.jit``.
+A policy that remembers the deal declares a ``recollection()`` in its memory and reads
+``recall(view, ...)``; one that tries moves declares ``boards(n)`` in its workspace and plays
+on ``board(...)`` copies. Helper functions a policy calls are decorated with ``api.jit``.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from ..deals import below, next_u64
 from ..engine import moves as engine
 from ..engine import rules as R
 from ..engine import state as S
+from ..engine.observe import recall as _recall
+from ..engine.observe import remember_move as _remember_move
 from ..jit import jit_inline
 
 # A plugin's helper functions: compiled with the same settings as the loop that calls them,
@@ -299,6 +303,56 @@ def move_card(view, move):
     return view[0][src * S.CAPACITY + n - 1]
 
 
+# --- remembering and imagining ------------------------------------------------------------
+
+@jit_inline
+def recall(view, recollection):
+    """The deal as far as the player has seen it: a view of the observation plus every card
+    seen earlier in this deal and not moved since, at its place (Napoleon's Flank's buried
+    cards seen before a deal covered them; after a redeal the new stock, which is the gathered
+    columns in a fixed order). `recollection` is a ``recollection()`` field of ``memory``.
+    Call it first in ``choose`` and end ``choose`` with ``return remember(recollection, view,
+    move)``: the memory follows the deal by replaying the policy's own moves. Its legal moves
+    are the view's."""
+    _recall(view[0], view[1], recollection)
+    return recollection[0], view[1], view[2]
+
+
+@jit_inline
+def remember(recollection, view, move):
+    """Note the move about to be made from `view`, for the next ``recall``; returns `move`."""
+    _remember_move(recollection, view[0], move)
+    return move
+
+
+@jit_inline
+def board(view, boards, k):
+    """Board k of a ``boards(n)`` workspace field set to the position of `view` (the view, a
+    recollection or another board): a view to try moves on with ``play``."""
+    row = boards[k]
+    engine.copy_position(view[0], row[: S.SIZE])
+    legal = row[S.SIZE :]
+    legal[_LEGAL_COUNT] = _UNKNOWN
+    return row[: S.SIZE], view[1], legal
+
+
+@jit_inline
+def play(board, move):
+    """Make legal move `move` on a board (never on the view itself, which only the game
+    changes). Cards a move brings from the stock are HIDDEN_CARD unless remembered."""
+    engine.apply_move(board[0], board[1], move)
+    board[2][_LEGAL_COUNT] = _UNKNOWN
+
+
+@jit_inline
+def cards_home(view):
+    """Cards on the foundations."""
+    total = 0
+    for f in range(8):
+        total += view[0][S.FOUNDATIONS + f]
+    return total
+
+
 # --- randomness: the policy's own stream, keyed by (seed, deal, policy name) --------------
 
 @jit_inline
@@ -335,6 +389,25 @@ def array(dtype, shape=(), fill=0, init=None) -> Field:
 def scalar(dtype, fill=0) -> Field:
     """Declare a memory field holding one number: `memory.count`."""
     return Field(np.dtype(dtype), (), fill)
+
+
+def _nothing_recalled(recollection: np.ndarray) -> None:
+    recollection[0, S.STOCK * S.CAPACITY : (S.STOCK + 1) * S.CAPACITY] = HIDDEN
+
+
+def recollection() -> Field:
+    """Declare, in ``memory``, the player's memory of the deal that ``recall`` keeps."""
+    return Field(np.dtype(np.int16), (2, S.SIZE), 0, _nothing_recalled)
+
+
+def _blank_boards(boards: np.ndarray) -> None:
+    boards[:, S.STOCK * S.CAPACITY : (S.STOCK + 1) * S.CAPACITY] = HIDDEN
+    boards[:, S.SIZE + _LEGAL_COUNT] = _UNKNOWN
+
+
+def boards(count: int) -> Field:
+    """Declare, in ``workspace``, `count` boards to try moves on (``board``, ``play``)."""
+    return Field(np.dtype(np.int16), (count, S.SIZE + S.MAX_LEGAL_MOVES + 1), 0, _blank_boards)
 
 
 class CompiledPolicy:

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 from ..cards import HIDDEN
 from ..engine import rules as R
-from ..engine.moves import apply_move, can_place, pile_top
+from ..engine.moves import apply_move, can_place, copy_position, pile_top
 from ..engine.state import CAPACITY, LENGTHS, N_PLACES, NO_MOVE, TABLEAU
 from ..jit import jit
 from .api import CompiledPolicy, observation_array, rules_array
 from .tactics import (
     cards_before,
-    copy_position,
     deal_or_redeal,
     first_foundation_move,
     fits_any_foundation,

@@ -3,15 +3,15 @@ solves the rest exactly as soon as it sees every card that matters.
 
 Once the stock is out in Tournament, Cicely and Kingsdown Eights, every card left is face up and
 a redeal's new stock is the visible columns in a fixed order (RULES.md 4.7), which the player
-remembers (tactics.recall): the game is then a perfect-information puzzle. Priorities: (1)
-follow the line found by the last search; (2) when no card in play is unknown to the player,
-search (simstats/solver.py, at most `budget` positions, once per redeal): a winning line is
-followed to the end; when no line wins, the line that gets the most cards home; (3) otherwise,
-or when the budget runs out, `lookahead`'s move. In Napoleon's Flank buried cards are known
-only once seen, so it mostly plays like `lookahead` there. Parameters: lookahead's, budget
-(positions per search), eager (1: every card that can go home goes at once, which finds
-wins sooner; 0: only provably safe plays, so that "no line wins" is a proof) and restarts
-(searches again, each in a shaken move order, when one runs out of budget undecided).
+remembers (engine/observe.py: recall): the game is then a perfect-information puzzle.
+Priorities: (1) follow the line found by the last search; (2) when no card in play is unknown to
+the player, search (simstats/solver.py, at most `budget` positions, once per redeal): a winning
+line is followed to the end; when no line wins, the line that gets the most cards home; (3)
+otherwise, or when the budget runs out, `lookahead`'s move. In Napoleon's Flank buried cards are
+known only once seen, so it mostly plays like `lookahead` there. Parameters: lookahead's, budget
+(positions per search), eager (1: every card that can go home goes at once, which finds wins
+sooner; 0: only provably safe plays, so that "no line wins" is a proof) and restarts (searches
+again, each in a shaken move order, when one runs out of budget undecided).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import numpy as np
 
 from ..cards import HIDDEN
 from ..engine.moves import is_legal
+from ..engine.observe import recall, remember_move
 from ..engine.state import CAPACITY, LENGTHS, MOVE_LIMIT, MOVES, REDEALS, STOCK
 from ..jit import jit, jit_inline
 from ..solver import (
@@ -39,7 +40,6 @@ from ..solver import (
     solve,
 )
 from . import api, lookahead
-from .tactics import recall, remember_move
 
 PARAMETERS = {**lookahead.PARAMETERS, "budget": 25_000.0, "eager": 1.0, "restarts": 4.0}
 
@@ -100,7 +100,7 @@ def follow(plan, moves_made, line, length):
 
 @jit
 def choose_move(obs, rules, params, positions, moves, cursors, seen, memory, work, plan):
-    recall(obs, rules, memory)  # the position as far as seen in this deal (tactics.recall)
+    recall(obs, rules, memory)  # the position as far as seen in this deal
     move = decide(obs, memory[0], rules, params, positions, moves, cursors, seen, work, plan)
     remember_move(memory, obs, move)
     return move

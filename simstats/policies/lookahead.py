@@ -2,10 +2,10 @@
 foundation play, scored by tactics.evaluate, from the position as the player remembers it.
 
 Memory (RULES.md 8: only what was seen earlier in this deal): the policy replays its own moves
-on the position it last saw and adds what each observation shows (tactics.recall). It so knows
-Napoleon's Flank's buried cards that it saw before a deal covered them, and after a redeal the
-new stock, the gathered columns in a fixed order: then a deal or a redeal is a step like any
-other, since every card it brings is known.
+on the position it last saw and adds what each observation shows (engine/observe.py: recall). It
+so knows Napoleon's Flank's buried cards that it saw before a deal covered them, and after a
+redeal the new stock, the gathered columns in a fixed order: then a deal or a redeal is a step
+like any other, since every card it brings is known.
 
 A step of a line is a cell fill, a build, a foundation transfer, a deal or redeal of known cards,
 or a dig: a column's top cards to free cells one by one, each followed by the foundation plays it
@@ -36,10 +36,12 @@ from ..engine.moves import (
     apply_move,
     can_place,
     can_redeal,
+    copy_position,
     fits_foundation,
     foundation_top,
     pile_top,
 )
+from ..engine.observe import recall, remember_move
 from ..engine.state import (
     CAPACITY,
     DEAL,
@@ -61,17 +63,13 @@ from .tactics import (
     DIGGING,
     NO_PLAN,
     PLAN,
-    copy_position,
     deal_or_redeal,
     evaluate,
     first_foundation_move,
     play_home,
     position_key,
     positions_field,
-    recall,
-    recalled_field,
     remember,
-    remember_move,
     seen_field,
     was_seen,
 )
@@ -85,7 +83,7 @@ WORK_ROW = MAX_DEPTH  # a row of the scratch move lists past the levels': evalua
 DIG = 1 << 20  # a dig step is DIG + column
 
 
-MEMORY = {"seen": seen_field(), "recalled": recalled_field()}
+MEMORY = {"seen": seen_field(), "recalled": api.recollection()}
 WORKSPACE = {"positions": positions_field(LEVELS),
              "moves": api.array(np.int64, (LEVELS, MAX_LEGAL_MOVES)),
              "cursors": api.array(np.int64, (LEVELS, 3))}

@@ -35,6 +35,7 @@ from ..deals import below
 from ..engine.moves import (
     apply_move,
     can_place,
+    copy_position,
     foundation_cards,
     is_down_foundation,
     legal_moves,
@@ -61,7 +62,6 @@ from ..engine.state import (
 from ..jit import jit, jit_inline
 from . import api, dig, foundation_only, random_moves
 from .tactics import (
-    copy_position,
     first_foundation_move,
     position_key,
     positions_field,

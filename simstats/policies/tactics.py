@@ -14,7 +14,6 @@ from ..engine.moves import (
     apply_move,
     can_place,
     can_redeal,
-    copy_position,
     fits_foundation,
     is_source,
     pile_top,
@@ -25,7 +24,6 @@ from ..engine.state import (
     FOUNDATION_PLACE,
     FOUNDATIONS,
     LENGTHS,
-    MOVES,
     N_PLACES,
     NO_MOVE,
     REDEAL,
@@ -64,15 +62,6 @@ def _forgotten(seen: np.ndarray) -> None:
 def seen_field() -> api.Field:
     """The positions met in this deal (remember, was_seen) and the line being followed."""
     return api.array(np.int64, SEEN_SIZE, init=_forgotten)
-
-
-def _nothing_recalled(memory: np.ndarray) -> None:
-    memory[0, STOCK * CAPACITY : (STOCK + 1) * CAPACITY] = HIDDEN
-
-
-def recalled_field() -> api.Field:
-    """The memory of the deal as far as seen (recall): rebuilt at each deal's first move."""
-    return api.array(np.int16, (2, SIZE), init=_nothing_recalled)
 
 
 @jit
@@ -121,47 +110,6 @@ def remember(seen, key):
 def was_seen(seen, key):
     slot = slot_of(seen, key)
     return slot >= 0 and seen[slot] == key
-
-
-# The memory of a deal (a (2, SIZE) array): row 0 the position as far as the player has seen it
-# (cards never seen are HIDDEN), row 1 the policy's last move and the move count it was made at.
-LAST_MOVE = 0
-LAST_MOVE_AT = 1
-
-
-@jit
-def recall(obs, rules, memory):
-    """Bring the memory of the deal up to date with `obs`: its row 0 becomes `obs` plus
-    the cards seen earlier in this deal (Napoleon's Flank's buried column cards; after a redeal
-    the stock, RULES.md 8). Built only from past observations and the policy's own moves: the
-    last move is replayed on the remembered position, then every card `obs` shows is copied."""
-    pos = memory[0]
-    book = memory[1]
-    moves = obs[MOVES]
-    if moves == book[LAST_MOVE_AT] + 1 and book[LAST_MOVE] != NO_MOVE:
-        apply_move(pos, rules, book[LAST_MOVE])
-        book[LAST_MOVE] = NO_MOVE
-    elif moves == 0 or moves != book[LAST_MOVE_AT]:
-        copy_position(obs, pos)  # a new deal, or a history the memory did not follow
-        return
-    for p in range(STOCK + 1):
-        n = obs[LENGTHS + p]
-        base = p * CAPACITY
-        if pos[LENGTHS + p] != n:  # cannot happen while the memory follows the game
-            copy_position(obs, pos)
-            return
-        for k in range(n):
-            if obs[base + k] != HIDDEN:
-                pos[base + k] = obs[base + k]
-    for i in range(FOUNDATIONS, obs.shape[0]):
-        pos[i] = obs[i]
-
-
-@jit_inline
-def remember_move(memory, obs, move):
-    """Note the move the policy makes at `obs`, for recall at the next observation."""
-    memory[1, LAST_MOVE] = move
-    memory[1, LAST_MOVE_AT] = obs[MOVES]
 
 
 @jit_inline
