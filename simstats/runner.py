@@ -162,6 +162,13 @@ class Run:
     # -- the folder -------------------------------------------------------------------------
     def open(self) -> None:
         """Create the folder, or check that it holds this very run; refuse anything else."""
+        try:
+            self._open()
+        except OSError as error:
+            raise RunRefused(f"cannot write the run folder {self.dir}: "
+                             f"{error.strerror or error}; choose another --out") from None
+
+    def _open(self) -> None:
         existing = read_manifest(self.dir)
         if existing is None and self.dir.exists() and any(self.dir.iterdir()):
             raise RunRefused(f"{self.dir} exists and is not a simstats run; choose another --out")

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -62,6 +63,15 @@ def test_a_folder_that_is_not_a_run_is_refused(cli, tmp_path):
     result = cli("run", "--games", "10", "--out", tmp_path, "-q")
     assert result.code == 2 and "not a simstats run" in result.stderr
     assert (tmp_path / "precious.txt").read_text() == "keep me"
+
+
+def test_a_folder_that_cannot_be_created_is_refused_in_one_line(cli, tmp_path):
+    (tmp_path / "file").write_text("a file, not a folder")
+    for out in (tmp_path / "file" / "run", Path("/proc/simstats-cannot-write-here")):
+        result = cli("run", "--games", "10", "--out", out, "-q")
+        assert result.code == 2 and "cannot write the run folder" in result.stderr
+        assert result.stderr.count("\n") == 1
+    assert (tmp_path / "file").read_text() == "a file, not a folder"
 
 
 def test_resume_after_kill_gives_the_identical_table(cli, tmp_path):
