@@ -34,7 +34,7 @@ TIMER = """
 import sys, time
 from simstats.games import get_game
 from simstats.policies import resolve_policy
-from simstats.simulate import run_compiled, play_deal
+from simstats.simulate import run_compiled, play_deck
 from simstats.deals import deal_deck
 game, spec, deals = get_game(sys.argv[1]), resolve_policy(sys.argv[2]), int(sys.argv[3])
 if getattr(spec, "compiled", None) is not None or getattr(spec, "code", None) is not None:
@@ -47,11 +47,11 @@ if getattr(spec, "compiled", None) is not None or getattr(spec, "code", None) is
 else:
     player = spec.make()
     deck, reshuffles = deal_deck(game.array, 0, 0)
-    play_deal(game, spec, deck, 0, 0, reshuffles, policy=player)  # compile the engine first
+    play_deck(game, spec, deck, 0, 0, reshuffles, policy=player)  # compile the engine first
     start = time.perf_counter()
     for deal in range(deals):
         deck, reshuffles = deal_deck(game.array, 0, deal)
-        play_deal(game, spec, deck, 0, deal, reshuffles, policy=player)
+        play_deck(game, spec, deck, 0, deal, reshuffles, policy=player)
     best = time.perf_counter() - start
 print(best / deals * 1e6)
 """

@@ -1,4 +1,4 @@
-"""Cards as small integers, their text form, and deck text parsing (RULES.md section 1).
+"""Cards as small integers, their text form, and deck text parsing (docs/rules.md section 1).
 
 A card is ``suit * 13 + rank`` with suits C D H S = 0..3 and ranks A..K = 0..12; both copies of
 a card share one integer. Pure Python, no engine knowledge.
@@ -16,7 +16,7 @@ HIDDEN = 52  # a card the player cannot see
 
 
 class DeckError(ValueError):
-    """A deck text that RULES.md section 1 rejects; the message names the problem."""
+    """A deck text that docs/rules.md section 1 rejects; the message names the problem."""
 
 
 def card_suit(card: int) -> int:

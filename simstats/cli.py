@@ -12,10 +12,11 @@ from pathlib import Path
 
 import click
 
-from . import __version__
 from .cards import DeckError, deck_text, read_deck_bytes
 from .games import GAMES, Game, UnknownGame, get_game
 from .policies import PolicyCompileError, PolicyError, list_policies, resolve_policy
+from .registry import DEFAULT_POLICIES
+from .version import __version__
 
 EXIT_USAGE = 2
 
@@ -58,7 +59,7 @@ def _read_deck(path: str, game: Game) -> list[int]:
     if needs_reshuffle(game.array, np.asarray(cards, dtype=np.int16)):
         raise BadInput(
             f"bad deck in {path!r}: none of its first 8 cards is an ace or a king, "
-            f"so {game.id} would reshuffle it (RULES.md 4.1)"
+            f"so {game.id} would reshuffle it (docs/rules.md 4.1)"
         )
     return cards
 
@@ -75,9 +76,23 @@ def _deck_to_play(game: Game, deck_path, seed: int, deal) -> tuple[list[int], in
     return [int(c) for c in deck_array], reshuffles
 
 
+def _check_writable(path: str | None, what: str) -> None:
+    """Refuse, before anything is played, a file that cannot be written: one line, exit 2."""
+    if path is None or path == "-":
+        return
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        raise BadInput(f"cannot write {what} {path}: it is a folder")
+    if not folder.is_dir():
+        raise BadInput(f"cannot write {what} {path}: there is no folder {folder}")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise BadInput(f"cannot write {what} {path}: permission denied or read-only")
+
+
 def _write_trace(playthrough, trace_path: str) -> None:
-    """The JSON Lines trace of a game (RULES.md section 10) to a file, or '-' for stdout."""
-    from . import trace
+    """The JSON Lines trace of a game (docs/rules.md section 10) to a file, or '-' for stdout."""
+    from .simulate import trace
 
     text = trace(playthrough)
     if trace_path == "-":
@@ -86,7 +101,7 @@ def _write_trace(playthrough, trace_path: str) -> None:
     try:
         _write_atomically(trace_path, text)
     except OSError as error:
-        raise click.ClickException(f"cannot write trace {trace_path!r}: {error}") from None
+        raise BadInput(f"cannot write trace {trace_path!r}: {error.strerror or error}") from None
 
 
 def _write_atomically(path: str, text: str) -> None:
@@ -121,8 +136,9 @@ def cli() -> None:
 def play(game_name, deck_path, seed, deal, policy_name, trace_path, show) -> None:
     """Play one deal, from a deck file or from (seed, deal), and print its outcome."""
     from .render import render
-    from .simulate import play_deal
+    from .simulate import play_deck
 
+    _check_writable(trace_path, "trace")
     game = _game(game_name)
     spec = _policy(policy_name)
     deck, reshuffles = _deck_to_play(game, deck_path, seed, deal)
@@ -143,7 +159,7 @@ def play(game_name, deck_path, seed, deal, policy_name, trace_path, show) -> Non
         observe(state, game.array, obs)
         echo("0. layout\n" + render(Observation(game.id, game.array, obs)))
     try:
-        played = play_deal(game, spec, deck, seed, deal, reshuffles, on_move=on_move)
+        played = play_deck(game, spec, deck, seed, deal, reshuffles, on_move=on_move)
     except PolicyCompileError as error:
         raise BadInput(str(error)) from None
     except PolicyError as error:
@@ -236,6 +252,7 @@ def solve(game_name, deck_path, seed, deal, budget, trace_path) -> None:
     from .simulate import solve_deal
     from .solver import table_bits_for
 
+    _check_writable(trace_path, "trace")
     game = _game(game_name)
     deck, reshuffles = _deck_to_play(game, deck_path, seed, deal)
     started = time.perf_counter()
@@ -257,7 +274,6 @@ def solve(game_name, deck_path, seed, deal, budget, trace_path) -> None:
     echo(f"{game.id}, {where}: {solution.verdict} ({detail}; {seconds:.2f} s)")
 
 
-DEFAULT_POLICIES = ("foundation-only", "dig")
 
 
 @cli.command()
@@ -338,6 +354,9 @@ def report(run_dir) -> None:
         data = write_report(Path(run_dir))
     except NotARun as error:
         raise BadInput(str(error)) from None
+    except OSError as error:
+        raise BadInput(f"cannot write the report in {run_dir}: "
+                       f"{error.strerror or error}") from None
     if data.status != "complete":
         click.echo(f"note: this run is {data.status}; the tables cover the deals finished so far")
     click.echo(f"wrote summary.csv, summary.md and plots/ in {run_dir}")

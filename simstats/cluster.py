@@ -9,14 +9,12 @@ import contextlib
 import logging
 import signal
 
-from .records import DEALS_DIR, remove_partial_files
-from .runner import INFLIGHT, RunError, log, run_chunk
+import distributed
+from distributed.diagnostics.plugin import WorkerPlugin
 
-try:
-    import distributed
-    from distributed.diagnostics.plugin import WorkerPlugin
-except ImportError:
-    raise RunError("--backend dask needs Dask: python -m pip install 'dask[distributed]'") from None
+from .records import DEALS_DIR, INFLIGHT, RunError, remove_partial_files
+
+log = logging.getLogger("simstats")
 
 CONNECT_SECONDS = 10
 
@@ -36,7 +34,10 @@ class _WorkerSetup(WorkerPlugin):
             signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def execute_dask(run, chunks, on_done) -> None:
+def execute_dask(run, chunks, on_done, play_chunk) -> None:
+    """Play `chunks` of `run` on Dask workers with `play_chunk(run_dir, chunk, seed)` (the
+    runner's, passed in so that this module never imports the runner), each result recorded in
+    the run and passed to `on_done`."""
     with contextlib.ExitStack() as stack:
         if run.options.scheduler:
             client = _connect(run.options.scheduler)
@@ -51,7 +52,7 @@ def execute_dask(run, chunks, on_done) -> None:
         client.forward_logging("simstats", level=logging.INFO)
         log.info("dask scheduler %s, %d workers", client.scheduler.address,
                  len(client.scheduler_info()["workers"]))
-        _play(client, run, chunks, on_done)
+        _play(client, run, chunks, on_done, play_chunk)
 
 
 def check_scheduler(address: str) -> None:
@@ -66,10 +67,10 @@ def _connect(address: str) -> distributed.Client:
         raise RunError(f"cannot reach the Dask scheduler at {address}: {error}") from None
 
 
-def _play(client, run, chunks, on_done) -> None:
+def _play(client, run, chunks, on_done, play_chunk) -> None:
     # Workers may not share our working directory, only (on a real cluster) the file system.
     run_dir = str(run.dir.resolve())
-    futures = {client.submit(run_chunk, run_dir, chunk, run.options.seed, pure=False): chunk
+    futures = {client.submit(play_chunk, run_dir, chunk, run.options.seed, pure=False): chunk
                for chunk in chunks}
     names = {future.key: chunk.name for future, chunk in futures.items()}
 

@@ -1,4 +1,5 @@
-"""Deals and seeds (RULES.md section 11): a deck and a policy stream fixed by (seed, deal) alone.
+"""Deals and seeds (docs/rules.md section 11): a deck and a policy stream fixed by (seed, deal)
+alone.
 
 A counter-based splitmix64 generator of our own, compiled once for both paths, gives the same
 decks on every machine, numpy version and worker count. Bump DEAL_STREAM_VERSION whenever the

@@ -13,20 +13,33 @@ from .engine.rules import (
     BUILD_DOWN_ALTERNATE_COLOUR,
     BUILD_NONE,
     BUILD_SUIT_UP_OR_DOWN,
+    NO_PROOF,
+    PROOF_NOTHING_BUILDS_ON,
+    PROOF_SUIT_PAST_HALF,
     Rules,
 )
 
 
 @dataclass(frozen=True)
 class Game:
+    """A game: its id (the command line's name), other names, one line, a title for tables,
+    its rules; the proof of safe plays its exact search may use (engine/rules.py: PROOF_*,
+    declared here and never inherited with the rules); and, for a game that deals the very
+    decks of another (`same_decks_as`), what comparing the two on the same deals measures
+    (reports pair them deal by deal)."""
+
     id: str
     aliases: tuple[str, ...]
     description: str
     rules: Rules
+    title: str = ""
+    same_decks_as: str | None = None
+    same_decks_comparison: str = ""
+    solver_proof: int = NO_PROOF
     array: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "array", self.rules.array())
+        object.__setattr__(self, "array", np.append(self.rules.array(), self.solver_proof))
 
 
 TOURNAMENT_RULES = Rules(
@@ -53,12 +66,18 @@ GAMES = {
             ("marechal-saxe",),
             "8 reserve cells, 6 fanned columns, no building, 2 redeals",
             TOURNAMENT_RULES,
+            title="Tournament",
+            solver_proof=PROOF_SUIT_PAST_HALF,
         ),
         Game(
             "napoleons-flank",
             ("la-nivernaise", "nivernaise"),
             "Tournament with squared piles: only column tops are visible",
             replace(TOURNAMENT_RULES, hide_buried=True),
+            title="Napoleon's Flank",
+            solver_proof=PROOF_SUIT_PAST_HALF,
+            same_decks_as="tournament",
+            same_decks_comparison="seeing buried cards",
         ),
         Game(
             "cicely",
@@ -73,6 +92,7 @@ GAMES = {
                 build=BUILD_SUIT_UP_OR_DOWN,
                 max_redeals=0,
             ),
+            title="Cicely",
         ),
         Game(
             "kingsdown-eights",
@@ -91,11 +111,25 @@ GAMES = {
                 transfers=False,
                 max_redeals=0,
             ),
+            title="Kingsdown Eights",
+            solver_proof=PROOF_NOTHING_BUILDS_ON,
         ),
     )
 }
 
 _NAMES = {name: game for game in GAMES.values() for name in (game.id, *game.aliases)}
+
+
+def register(game: Game) -> Game:
+    """Add a game to the registry (docs/adding-a-game.md); its id and aliases must be new."""
+    taken = [name for name in (game.id, *game.aliases) if name in _NAMES]
+    if taken:
+        raise ValueError(f"game names already taken: {', '.join(taken)}")
+    if game.same_decks_as is not None and game.same_decks_as not in GAMES:
+        raise ValueError(f"{game.id}: same_decks_as names no game: {game.same_decks_as!r}")
+    GAMES[game.id] = game
+    _NAMES.update({name: game for name in (game.id, *game.aliases)})
+    return game
 
 
 class UnknownGame(ValueError):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .policies import policy_label
+from .registry import policy_label
 from .stats import wilson_interval
 
 

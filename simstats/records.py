@@ -18,13 +18,21 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .engine.state import END_NAMES
+from .engine.state import END_AT, END_NAMES, OUTCOME_FIELDS
 
 DEALS_DIR = "deals"
 MANIFEST = "manifest.json"
 LOG = "run.log"
-COLUMNS = ("game", "policy", "deal", "reshuffles", "won", "foundation_cards", "moves", "deals",
-           "redeals", "end")
+INFLIGHT = ".inflight-"  # a marker in the deals folder: this chunk is being played
+
+
+class RunError(Exception):
+    """A run that cannot start or go on; the message is one line for the user."""
+
+
+class RunRefused(RunError):
+    """The output folder holds something this command must not touch."""
+COLUMNS = ("game", "policy", "deal", *(name for name, _ in OUTCOME_FIELDS))
 
 
 @dataclass(frozen=True)
@@ -50,21 +58,19 @@ class Chunk:
 
 
 def outcome_table(chunk: Chunk, rows: np.ndarray) -> pa.Table:
-    """The Parquet table of a chunk from rows of simulate.OUTCOME_COLUMNS."""
+    """The Parquet table of a chunk from outcome rows (engine/state.py: OUTCOME_FIELDS)."""
     n = len(rows)
-    ends = np.asarray(END_NAMES, dtype=object)[rows[:, 6]]
-    return pa.table({
+    table = {
         "game": pa.array([chunk.game] * n, pa.string()),
         "policy": pa.array([chunk.policy] * n, pa.string()),
         "deal": pa.array(np.arange(chunk.start, chunk.start + n, dtype=np.int64)),
-        "reshuffles": pa.array(rows[:, 0].astype(np.int16)),
-        "won": pa.array(rows[:, 1].astype(bool)),
-        "foundation_cards": pa.array(rows[:, 2].astype(np.int16)),
-        "moves": pa.array(rows[:, 3].astype(np.int16)),
-        "deals": pa.array(rows[:, 4].astype(np.int16)),
-        "redeals": pa.array(rows[:, 5].astype(np.int8)),
-        "end": pa.array(ends, pa.string()),
-    })
+    }
+    for i, (name, kind) in enumerate(OUTCOME_FIELDS):
+        if i == END_AT:
+            table[name] = pa.array(np.asarray(END_NAMES, dtype=object)[rows[:, i]], pa.string())
+        else:
+            table[name] = pa.array(rows[:, i].astype(kind))
+    return pa.table(table)
 
 
 def write_chunk(run_dir: Path, chunk: Chunk, table: pa.Table) -> Path:

@@ -11,9 +11,10 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 
-from .engine.state import END_NAMES
-from .policies import is_oracle, policy_label
+from .engine.state import END_NAMES, OUTCOME_COLUMNS
+from .games import GAMES, Game
 from .records import DEALS_DIR, read_manifest
+from .registry import is_oracle, policy_label
 from .stats import (
     mcnemar_exact_p,
     paired_difference_interval,
@@ -27,8 +28,7 @@ SUMMARY_COLUMNS = (
     "q3_foundation_cards", "share_52_home", "mean_moves", "mean_deals", "mean_redeals",
     *(f"end_{name}" for name in END_NAMES), "mean_reshuffles",
 )
-READ_COLUMNS = ["game", "policy", "won", "foundation_cards", "moves", "deals", "redeals", "end",
-                "reshuffles"]
+READ_COLUMNS = ["game", "policy", *OUTCOME_COLUMNS]
 COMPARISON_COLUMNS = (
     "comparison", "game_a", "policy_a", "game_b", "policy_b", "deals", "both", "only_a",
     "only_b", "neither", "win_rate_a", "win_rate_b", "difference", "ci_low", "ci_high",
@@ -189,11 +189,18 @@ def paired_row(label: str, a: tuple[str, str], b: tuple[str, str], won_a: np.nda
     }
 
 
+def same_deck_pairs(game_ids) -> list[tuple[Game, Game]]:
+    """(game, the game whose decks it deals) for the games of a run that declare one."""
+    games = [GAMES[g] for g in game_ids if g in GAMES]
+    return [(g, GAMES[g.same_decks_as]) for g in games
+            if g.same_decks_as is not None and g.same_decks_as in game_ids]
+
+
 def compare_all(data: RunData) -> pd.DataFrame:
     """Every pair of policies within a game; the oracle against the best policy of each game
-    (what perfect information is worth; its unknown deals count as lost); Tournament against
-    Napoleon's Flank for each policy (the same decks: what seeing the buried cards is worth).
-    All paired deal by deal."""
+    (what perfect information is worth; its unknown deals count as lost); for each policy, a
+    game against the game whose decks it deals (games.py: same_decks_as; Tournament against
+    Napoleon's Flank: what seeing the buried cards is worth). All paired deal by deal."""
     rows = []
     keys = list(zip(data.summary.game, data.summary.policy, strict=True))
     games = list(dict.fromkeys(g for g, _ in keys))
@@ -211,11 +218,13 @@ def compare_all(data: RunData) -> pd.DataFrame:
                 rows.append(paired_row("policies", (game, a), (game, b),
                                        _wins_by_deal(data.files[game, a]),
                                        _wins_by_deal(data.files[game, b])))
-    for policy in dict.fromkeys(p for _, p in keys if not is_oracle(p)):
-        t, n = ("tournament", policy), ("napoleons-flank", policy)
-        if t in data.files and n in data.files:
-            rows.append(paired_row("seeing buried cards", t, n, _wins_by_deal(data.files[t]),
-                                   _wins_by_deal(data.files[n])))
+    for game, base in same_deck_pairs(games):
+        for policy in dict.fromkeys(p for _, p in keys if not is_oracle(p)):
+            a, b = (base.id, policy), (game.id, policy)
+            if a in data.files and b in data.files:
+                rows.append(paired_row(game.same_decks_comparison, a, b,
+                                       _wins_by_deal(data.files[a]),
+                                       _wins_by_deal(data.files[b])))
     return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
 
 
@@ -251,7 +260,7 @@ def summary_markdown(data: RunData) -> str:
         _markdown_table(view),
         "",
         "Intervals are Wilson 95% score intervals. Every policy played the same deals of each "
-        "game (RULES.md section 11).",
+        "game (docs/rules.md section 11).",
         "",
     ]
     oracles = s[s.policy.map(is_oracle)]
@@ -284,8 +293,10 @@ def summary_markdown(data: RunData) -> str:
             "",
             "Each pair played the very same deals; the difference in win rate is in percentage "
             "points with the Bonett-Price paired 95% interval, and the p-value is the exact "
-            "McNemar test on the deals only one of the two won. *Seeing buried cards* compares "
-            "Tournament with Napoleon's Flank (same decks, buried cards hidden).",
+            "McNemar test on the deals only one of the two won."
+            + "".join(f" *{game.same_decks_comparison.capitalize()}* compares {base.title} "
+                      f"with {game.title} (the same decks)."
+                      for game, base in same_deck_pairs(list(dict.fromkeys(s.game)))),
             "",
             _markdown_table(view),
             "",

@@ -23,16 +23,19 @@ from pathlib import Path
 
 import numpy as np
 
-from . import __version__
 from .deals import DEAL_STREAM_VERSION, deal_deck
 from .engine import RULES_VERSION
+from .engine.state import OUTCOME_COLUMNS, WON_AT
 from .games import get_game
 from .policies import PolicyError, resolve_policy
 from .records import (
     DEALS_DIR,
+    INFLIGHT,
     LOG,
     MANIFEST,
     Chunk,
+    RunError,
+    RunRefused,
     finished_chunks,
     outcome_table,
     read_manifest,
@@ -40,20 +43,12 @@ from .records import (
     write_chunk,
     write_json_atomically,
 )
-from .simulate import OUTCOME_COLUMNS, play_deal, run_compiled
+from .simulate import play_deck, run_compiled
+from .version import __version__
 
 log = logging.getLogger("simstats")
 
 DEFAULT_CHUNK_SIZE = 50_000
-INFLIGHT = ".inflight-"
-
-
-class RunError(Exception):
-    """A run that cannot start or go on; the message is one line for the user."""
-
-
-class RunRefused(RunError):
-    """The output folder holds something this command must not touch."""
 
 
 @dataclass(frozen=True)
@@ -107,7 +102,7 @@ def play_chunk(chunk: Chunk, seed: int) -> np.ndarray:
     for i in range(chunk.count):
         deal = chunk.start + i
         deck, reshuffles = deal_deck(game.array, seed, deal)
-        o = play_deal(game, spec, deck, seed, deal, reshuffles, policy=policy).outcome
+        o = play_deck(game, spec, deck, seed, deal, reshuffles, policy=policy).outcome
         rows[i] = (o.reshuffles, o.won, o.foundation_cards, o.moves, o.deals, o.redeals,
                    END_NAMES.index(o.end))
     return rows
@@ -130,7 +125,7 @@ def run_chunk(run_dir: str, chunk: Chunk, seed: int) -> dict:
     finally:
         marker.unlink(missing_ok=True)
     seconds = time.perf_counter() - started
-    wins = int(rows[:, 1].sum())
+    wins = int(rows[:, WON_AT].sum())
     log.info("%s: done in %.2f s, %d wins of %d", where, seconds, wins, chunk.count)
     return {"name": chunk.name, "deals": chunk.count, "wins": wins, "seconds": seconds}
 
@@ -150,7 +145,7 @@ def _now() -> str:
     return datetime.now().astimezone().isoformat(timespec="seconds")
 
 
-class Run:
+class RunFolder:
     """One run folder: its manifest, its log, and the chunks still to play."""
 
     def __init__(self, options: RunOptions):
@@ -304,7 +299,7 @@ def warm_up(options: RunOptions, echo: Callable[[str], None] = print) -> None:
 ProgressFn = Callable[[dict], None]
 
 
-def _execute_local(run: Run, chunks: list[Chunk], on_done: ProgressFn) -> None:
+def _execute_local(run: RunFolder, chunks: list[Chunk], on_done: ProgressFn) -> None:
     """Play chunks on forked worker processes; a chunk whose worker died is retried once."""
     import multiprocessing
 
@@ -325,7 +320,7 @@ def _execute_local(run: Run, chunks: list[Chunk], on_done: ProgressFn) -> None:
         todo = [c for c in todo if c.name not in done]
 
 
-def _run_pool(run: Run, chunks: Iterable[Chunk], workers: int, context,
+def _run_pool(run: RunFolder, chunks: Iterable[Chunk], workers: int, context,
               on_done: ProgressFn) -> list[Chunk] | None:
     """Run chunks on a pool; if a worker died, return the chunks that were in flight."""
     worker_log = _worker_log_handler(run.log_file)
@@ -356,7 +351,7 @@ def _run_pool(run: Run, chunks: Iterable[Chunk], workers: int, context,
         raise
 
 
-def _chunks_in_flight(run: Run, futures: dict[Future, Chunk]) -> list[Chunk]:
+def _chunks_in_flight(run: RunFolder, futures: dict[Future, Chunk]) -> list[Chunk]:
     by_name = {chunk.name: chunk for chunk in futures.values()}
     names = set()
     for marker in (run.dir / DEALS_DIR).glob(f"{INFLIGHT}*"):
@@ -379,11 +374,11 @@ def _stop(executor: ProcessPoolExecutor, worker_log: logging.Handler) -> None:
     threading.Thread(target=worker_log.close, daemon=True).start()
 
 
-def execute(options: RunOptions, echo: Callable[[str], None] = print) -> Run:
+def execute(options: RunOptions, echo: Callable[[str], None] = print) -> RunFolder:
     """Run (or resume) the whole run; returns the run when every chunk is on disk."""
     from tqdm import tqdm
 
-    run = Run(options)
+    run = RunFolder(options)
     run.open()
     run.log_file = setup_logging(run.dir)
     try:
@@ -411,7 +406,7 @@ def execute(options: RunOptions, echo: Callable[[str], None] = print) -> Run:
                 if options.backend == "dask":
                     from .cluster import execute_dask
 
-                    execute_dask(run, chunks, on_done)
+                    execute_dask(run, chunks, on_done, run_chunk)
                 else:
                     _execute_local(run, chunks, on_done)
         except KeyboardInterrupt:

@@ -5,49 +5,59 @@ status, observe, choose, check, apply.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
-import numba
 import numpy as np
 
-from .cards import card_text
+from .cards import card_text, deck_text
 from .deals import policy_salt, shuffled_deck, start_stream
+from .engine import RULES_VERSION
 from .engine.moves import apply_move, foundation_cards, is_legal, lay_out, status
 from .engine.notation import move_text, parse_move
 from .engine.observe import Observation, blank_observation, observe
 from .engine.state import (
     DEALS,
+    DEALS_AT,
+    END_AT,
     END_NAMES,
+    FOUNDATION_CARDS_AT,
     MOVES,
+    MOVES_AT,
     NO_MOVE,
     ONGOING,
+    OUTCOME_COLUMNS,
     REDEALS,
+    REDEALS_AT,
     RESHUFFLES,
+    RESHUFFLES_AT,
     RESIGNED,
     UNKNOWN,
     WON,
+    WON_AT,
     new_state,
 )
 from .games import Game
 from .jit import jit, jit_inline
 from .policies import CompiledPlayer, PolicyCompileError, PolicyError, PolicySpec
 from .policies.api import forget_legal_moves, new_view
-from .policies.compiled import compile_reason
+from .policies.compiled import compile_reason, loop_module
 from .solver import (
     BEST_BUFFER,
     BEST_LENGTH,
     INFO_BUFFER,
     LINE_BUFFER,
     LINE_LENGTH,
+    SEARCH_LOST,
+    SEARCH_WON,
     search_work,
     solve_position,
     table_bits_for,
 )
-from .solver import LOST as PROVEN_LOST
-from .solver import WON as SOLVED
+from .version import __version__
 
-OUTCOME_COLUMNS = ("reshuffles", "won", "foundation_cards", "moves", "deals", "redeals", "end")
 ILLEGAL_CHOICE = -2
 
 
@@ -62,15 +72,8 @@ class Outcome:
     reshuffles: int = 0
 
     def result(self) -> dict:
-        """The `result` object of a trace (RULES.md section 10)."""
-        return {
-            "won": self.won,
-            "foundation_cards": self.foundation_cards,
-            "moves": self.moves,
-            "deals": self.deals,
-            "redeals": self.redeals,
-            "end": self.end,
-        }
+        """The `result` object of a trace (docs/rules.md section 10)."""
+        return {name: getattr(self, name) for name in OUTCOME_COLUMNS if name != "reshuffles"}
 
 
 @dataclass
@@ -84,6 +87,23 @@ class Playthrough:
     deal: int | None
     moves: list[tuple[str, str | None]] = field(default_factory=list)
     outcome: Outcome | None = None
+
+
+def trace(playthrough: Playthrough) -> str:
+    """The JSON Lines trace of a playthrough (docs/rules.md section 10), as `simstats play --trace`
+    writes it: a header, one line per move, and the result."""
+    p = playthrough
+    header: dict[str, Any] = {"game": p.game, "deck": deck_text(p.deck), "policy": p.policy,
+                              "seed": p.seed}
+    if p.deal is not None:
+        header.update(deal=p.deal, reshuffles=p.outcome.reshuffles if p.outcome else 0)
+    header.update(simstats=__version__, rules_version=RULES_VERSION)
+    lines = [json.dumps(header)]
+    for move, card in p.moves:
+        lines.append(json.dumps({"move": move, "card": card} if card else {"move": move}))
+    if p.outcome is not None:
+        lines.append(json.dumps({"result": p.outcome.result()}))
+    return "\n".join(lines) + "\n"
 
 
 def _outcome(state: np.ndarray, end: int) -> Outcome:
@@ -107,7 +127,7 @@ def start_policy(policy, spec: PolicySpec, game: Game, seed: int, deal: int) -> 
         policy.reset(game.id, rng)
 
 
-def play_deal(
+def play_deck(
     game: Game,
     spec: PolicySpec,
     deck,
@@ -183,7 +203,7 @@ def make_move(state, rules, move):
 
 @jit_inline
 def play_with(choose, state, view, rules, params, memory, stream):
-    """The compiled twin of play_deal's loop for a compiled policy; returns the end code.
+    """The compiled twin of play_deck's loop for a compiled policy; returns the end code.
     Only the policy's choose is compiled into each policy's loop: the rules' steps are
     compiled once, for every policy (a loop then compiles in seconds)."""
     while True:
@@ -209,13 +229,13 @@ def start_deal(rules, seed, deal, salt, state, deck, deck_stream, stream, memory
 
 @jit
 def record_outcome(state, reshuffles, end, row):
-    row[0] = reshuffles
-    row[1] = end == WON
-    row[2] = foundation_cards(state)
-    row[3] = state[MOVES]
-    row[4] = state[DEALS]
-    row[5] = state[REDEALS]
-    row[6] = end
+    row[RESHUFFLES_AT] = reshuffles
+    row[WON_AT] = end == WON
+    row[FOUNDATION_CARDS_AT] = foundation_cards(state)
+    row[MOVES_AT] = state[MOVES]
+    row[DEALS_AT] = state[DEALS]
+    row[REDEALS_AT] = state[REDEALS]
+    row[END_AT] = end
 
 
 @jit_inline
@@ -255,14 +275,14 @@ def play_oracle(state, rules, budget, work):
     UNKNOWN when the budget ran out before a win or a proof of loss."""
     verdict = solve_position(state, rules, budget, work)
     info = work[INFO_BUFFER]
-    if verdict == SOLVED:
+    if verdict == SEARCH_WON:
         line, length = work[LINE_BUFFER], info[LINE_LENGTH]
     else:
         line, length = work[BEST_BUFFER], info[BEST_LENGTH]
     for i in range(length):
         apply_move(state, rules, line[i])
     end = status(state, rules)
-    if verdict != SOLVED and verdict != PROVEN_LOST:
+    if verdict != SEARCH_WON and verdict != SEARCH_LOST:
         return UNKNOWN
     return RESIGNED if end == ONGOING else end
 
@@ -284,7 +304,7 @@ def solve_deal(game: Game, deck, budget: int, seed: int = 0, deal: int | None = 
     from .policies import BUILTINS, resolve_policy
     from .solver import INFO_BUFFER, NODES, RESULT_NAMES, search_buffers
 
-    fair = play_deal(game, BUILTINS["solver"], deck, seed, deal, reshuffles)
+    fair = play_deck(game, BUILTINS["solver"], deck, seed, deal, reshuffles)
     name = "oracle" if budget == resolve_policy("oracle").compiled.values["budget"] else (
         f"oracle[budget={budget}]")
     if fair.outcome.won:
@@ -297,7 +317,7 @@ def solve_deal(game: Game, deck, budget: int, seed: int = 0, deal: int | None = 
     work = search_buffers(table_bits=table_bits_for(budget))
     verdict = int(solve_position(state, rules, budget, work))
     info = work[INFO_BUFFER]
-    line, length = ((work[LINE_BUFFER], info[LINE_LENGTH]) if verdict == SOLVED
+    line, length = ((work[LINE_BUFFER], info[LINE_LENGTH]) if verdict == SEARCH_WON
                     else (work[BEST_BUFFER], info[BEST_LENGTH]))
     play = Playthrough(game.id, name, [int(c) for c in deck], seed, deal)
     for move in line[:length]:
@@ -331,8 +351,8 @@ def run_compiled(game: Game, spec: PolicySpec, seed: int, first_deal: int, count
         raise PolicyError(f"policy {spec.name!r} in {game.id}, deal "
                           f"{_failing_deal(loop, args, first_deal, count, work)} raised "
                           f"{type(error).__name__}: {error}") from None
-    if count and out[:, 6].min() == ILLEGAL_CHOICE:
-        bad = first_deal + int(np.argmax(out[:, 6] == ILLEGAL_CHOICE))
+    if count and out[:, END_AT].min() == ILLEGAL_CHOICE:
+        bad = first_deal + int(np.argmax(out[:, END_AT] == ILLEGAL_CHOICE))
         raise PolicyError(f"policy {spec.name!r} in {game.id}, deal {bad} chose an illegal move")
     return out
 
@@ -350,26 +370,4 @@ def _failing_deal(loop, args, first_deal: int, count: int, work) -> int | str:
 
 def compiled_loop(spec: PolicySpec, on_compile=None):
     """The policy's generated loop module (compiled, or loaded from the cache)."""
-    return compiled_loop_of(spec.name, spec.compiled, on_compile)
-
-
-def compiled_loop_of(name: str, code, on_compile=None):
-    try:
-        return code.module(on_compile)
-    except OSError as error:
-        raise PolicyError(f"policy {name!r}: cannot write its compiled loop: {error}") from None
-
-
-def compiled_choice(player: CompiledPlayer, obs: Observation) -> int:
-    """A compiled policy's move at `obs`, made by the very choose its compiled loop calls."""
-    spec_name, code = player.name, player.code
-    loop = compiled_loop_of(spec_name, code)
-    view = (obs._array, obs._rules, player._legal)
-    args = (view, player._params, player._memory, player._stream)
-    if not loop.choose.signatures:
-        try:
-            loop.choose.compile(tuple(numba.typeof(a) for a in args))
-        except Exception as error:
-            raise PolicyCompileError(
-                f"policy {spec_name!r}: {compile_reason(error, code.player_class)}") from None
-    return int(loop.choose(*args))
+    return loop_module(spec.name, spec.compiled, on_compile)

@@ -14,12 +14,13 @@ state, stock order included, and is a perfect-information bound rather than a pl
 - Restarts: a depth-first search that goes wrong early rarely recovers within its budget, so
   the oracle (solve_position) and the `solver` policy search again with the move order shaken
   (ranks jittered by a hash of the attempt, ORDER_SEED), which often wins at once.
-- Provably safe moves are made at once without branching: in Tournament and Napoleon's Flank a
-  card goes home from a reserve cell (or from a column once the stock is out and no redeal is
-  left) when its suit already has 14 or more cards home. Then the other copy of that card is
-  home, no other card can ever take its place and no transfer is possible in that suit, so any
-  winning line stays a winning line with this card home earlier. In Kingsdown Eights a card
-  goes home at once when no card can ever be built on it (see safe_when_nothing_builds_on).
+- Provably safe moves are made at once without branching, by the proof each game declares
+  (games.py: solver_proof; a game that declares none gets none): in Tournament and Napoleon's
+  Flank a card goes home from a reserve cell (or from a column once the stock is out and no
+  redeal is left) when its suit already has 14 or more cards home. Then the other copy of that
+  card is home, no other card can ever take its place and no transfer is possible in that suit,
+  so any winning line stays a winning line with this card home earlier. In Kingsdown Eights a
+  card goes home at once when no card can ever be built on it (see safe_when_nothing_builds_on).
 - Transfers only as part of a play home: when 13 cards of a suit are home (one of each rank),
   transfers can shift the two piles' boundary to accept any rank of the suit and back again, so
   all such boundaries are one position for the search (one fingerprint), and a card of that suit
@@ -27,8 +28,9 @@ state, stock order included, and is a perfect-information bound rather than a pl
 - Fewer branches, same positions: a fill goes only to the first empty cell, a move to an empty
   column only to the first one; a card that fits both foundations of its suit goes to the first
   (the two results are one transfer apart).
-- A node budget. The result is WON (the line), LOST (every line tried; the line reaching the
-  most cards home is kept) or UNKNOWN (budget or table spent).
+- A node budget. The result is SEARCH_WON (the line), SEARCH_LOST (every line tried; the line
+  reaching the most cards home is kept) or SEARCH_UNDECIDED (budget or table spent). These are
+  the search's own codes, apart from a game's `end` codes (engine/state.py).
 """
 
 from __future__ import annotations
@@ -63,9 +65,9 @@ from .engine.state import (
 )
 from .jit import jit, jit_inline
 
-LOST = 0
-WON = 1
-UNKNOWN = 2
+SEARCH_LOST = 0
+SEARCH_WON = 1
+SEARCH_UNDECIDED = 2
 RESULT_NAMES = ("lost", "won", "unknown")
 
 MAX_LEVELS = 1200  # search depth in moves that branch (each followed by its safe moves)
@@ -245,7 +247,8 @@ def safe_when_nothing_builds_on(pos, rules):
 @jit
 def safe_move(pos, rules, eager):
     """A foundation play that no winning line can need to delay (see the module docstring),
-    or -1. Not in Cicely, whose builds in suit both ways make a proof longer than it is worth.
+    or -1: by the proof the game declares (games.py: solver_proof); none in Cicely, whose
+    builds in suit both ways make a proof longer than it is worth.
     `eager`: any play home from a reserve cell or a column top (fast, but proves nothing)."""
     if eager:
         for src in range(TABLEAU + rules[R.N_COLUMNS]):
@@ -256,9 +259,9 @@ def safe_move(pos, rules, eager):
                 if fits_foundation(pos, rules, card, f):
                     return src * N_PLACES + FOUNDATION_PLACE + f
         return -1
-    if rules[R.BUILD] == R.BUILD_DOWN_ALTERNATE_COLOUR and not rules[R.TRANSFERS]:
+    if rules[R.SOLVER_PROOF] == R.PROOF_NOTHING_BUILDS_ON:
         return safe_when_nothing_builds_on(pos, rules)
-    if rules[R.BUILD] != R.BUILD_NONE or not rules[R.RESERVE_CELLS] or not rules[R.TRANSFERS]:
+    if rules[R.SOLVER_PROOF] != R.PROOF_SUIT_PAST_HALF:
         return -1
     columns_settled = pos[LENGTHS + STOCK] == 0 and pos[REDEALS] >= rules[R.MAX_REDEALS]
     last = TABLEAU + rules[R.N_COLUMNS] if columns_settled else TABLEAU
@@ -436,9 +439,10 @@ def keep_best(pos, line, length, best, info):
 @jit
 def solve(start, rules, budget, moves_left, eager, work):
     """Search for a line from `start` that puts all 104 cards home in at most `moves_left`
-    moves, expanding at most `budget` positions. Returns WON, LOST or UNKNOWN; the winning line
-    is work's `line` (info[LINE_LENGTH] moves), the line with most cards home is `best`.
-    `eager` plays every card home at once: wins come sooner, but LOST then means only that no
+    moves, expanding at most `budget` positions. Returns SEARCH_WON, SEARCH_LOST or
+    SEARCH_UNDECIDED; the winning line is work's `line` (info[LINE_LENGTH] moves), the line with
+    most cards home is `best`.
+    `eager` plays every card home at once: wins come sooner, but SEARCH_LOST then means only that no
     such line wins."""
     positions, moves, cursors, line_at, line, best, keys, stamps, scratch, info = work
     info[STAMP] += 1
@@ -458,7 +462,7 @@ def solve(start, rules, budget, moves_left, eager, work):
     keep_best(root, line, length, best, info)
     if foundation_cards(root) == 104:
         info[LINE_LENGTH] = length
-        return WON if length <= limit else UNKNOWN
+        return SEARCH_WON if length <= limit else SEARCH_UNDECIDED
     first_visit(keys, stamps, stamp, fingerprint(root, rules))
     exact = True
     line_at[0] = length
@@ -482,19 +486,19 @@ def solve(start, rules, budget, moves_left, eager, work):
         if foundation_cards(child) == 104:
             if length <= limit:
                 info[LINE_LENGTH] = length
-                return WON
+                return SEARCH_WON
             exact = False
             continue
         seen = first_visit(keys, stamps, stamp, fingerprint(child, rules))
         if seen == 0:
             continue
         if seen < 0:
-            return UNKNOWN  # the table is full
+            return SEARCH_UNDECIDED  # the table is full
         info[FILLED] += 1
         keep_best(child, line, length, best, info)
         info[NODES] += 1
         if info[NODES] >= budget:
-            return UNKNOWN
+            return SEARCH_UNDECIDED
         if level + 1 >= MAX_LEVELS:
             exact = False
             continue
@@ -502,7 +506,7 @@ def solve(start, rules, budget, moves_left, eager, work):
         line_at[level] = length
         cursors[level, 0] = candidates(child, rules, scratch, moves[level], info)
         cursors[level, 1] = 0
-    return LOST if exact else UNKNOWN
+    return SEARCH_LOST if exact else SEARCH_UNDECIDED
 
 
 @jit
@@ -511,7 +515,7 @@ def solve_position(start, rules, budget, work):
     in all: an eager search for a quick win (a sixteenth of the budget); eager searches again
     with the move order shaken, a fortieth of the budget each, up to three quarters of it in
     all (restarts: see the module docstring); then an exact search that can also prove the
-    position lost (the rest). The line to play is work's `line` if WON, else `best` (of the
+    position lost (the rest). The line to play is work's `line` if SEARCH_WON, else `best` (of the
     exact search). info[NODES] is the positions searched in all."""
     info = work[INFO_BUFFER]
     moves_left = MOVE_LIMIT - start[MOVES]
@@ -523,14 +527,14 @@ def solve_position(start, rules, budget, work):
         verdict = solve(start, rules, share, moves_left, True, work)
         searched += info[NODES]
         # an eager search that ran out of lines would run out again in any order
-        if verdict != UNKNOWN:
+        if verdict != SEARCH_UNDECIDED:
             break
         attempt += 1
         share = max(1, budget // 40)
         if searched + share > budget * 3 // 4:
             break
     info[ORDER_SEED] = 0
-    if verdict != WON:
+    if verdict != SEARCH_WON:
         verdict = solve(start, rules, max(1, budget - searched), moves_left, False, work)
         searched += info[NODES]
     info[NODES] = searched

@@ -8,6 +8,7 @@ from simstats.cards import parse_card
 from simstats.engine.moves import apply_move, is_legal, legal_moves
 from simstats.engine.notation import move_text, parse_move
 from simstats.engine.observe import Observation, blank_observation, observe
+from simstats.engine.rules import BUILD_NONE
 from simstats.engine.state import (
     CAPACITY,
     FOUNDATIONS,
@@ -18,7 +19,22 @@ from simstats.engine.state import (
     TABLEAU,
     new_state,
 )
-from simstats.games import get_game
+from simstats.games import GAMES, TOURNAMENT_RULES, get_game
+
+
+def games_where(**fields) -> tuple[str, ...]:
+    """The registered games whose rules have these field values (games.py, engine/rules.py):
+    tests take their games from the registry, so a new game is covered by its entry."""
+    return tuple(g.id for g in GAMES.values()
+                 if all(getattr(g.rules, name) == value for name, value in fields.items()))
+
+
+ALL_GAMES = tuple(GAMES)
+# Tournament's layout, dealing, refills and redeals, whatever the player sees.
+TOURNAMENT_LIKE = games_where(**{name: value for name, value in vars(TOURNAMENT_RULES).items()
+                                 if name != "hide_buried"})
+WITH_TRANSFERS = games_where(transfers=True)
+BUILDING = tuple(g for g in ALL_GAMES if get_game(g).rules.build != BUILD_NONE)
 
 
 def cards(text: str) -> list[int]:

@@ -2,7 +2,7 @@
 
 Written for clarity, not speed, and independently of the ``simstats`` package.
 
-Conventions where RULES.md leaves room (the real engine follows them too):
+Conventions where docs/rules.md leaves room (the real engine follows them too):
 
 1. Precedence of ``end``: won, then no_moves, then move_limit (the game stops after the
    2000th move), then resigned.
@@ -330,7 +330,7 @@ class RefGame:
 
 
 # ---------------------------------------------------------------------------
-# The canonical foundation-only policy (RULES.md section 9)
+# The canonical foundation-only policy (docs/rules.md section 9)
 # ---------------------------------------------------------------------------
 
 
@@ -372,7 +372,7 @@ def foundation_only_moves(game: str, deck: list[str]) -> tuple[list[str], dict]:
 
 
 # ---------------------------------------------------------------------------
-# Trace checking (RULES.md section 10)
+# Trace checking (docs/rules.md section 10)
 # ---------------------------------------------------------------------------
 
 

@@ -161,6 +161,19 @@ def test_usage_errors_are_one_line(cli, args, fragment):
     one_line_error(cli(*args), fragment)
 
 
+@pytest.mark.parametrize("command", [
+    ("play", "--game", "cicely", "--deal", "0", "--policy", "dig"),
+    ("solve", "--game", "cicely", "--deal", "0"),
+])
+def test_a_trace_that_cannot_be_written_is_refused_before_playing(cli, tmp_path, command):
+    (tmp_path / "file").write_text("keep")
+    for where, fragment in ((tmp_path / "file" / "t.jsonl", "no folder"),
+                            (tmp_path, "is a folder"),
+                            ("/proc/simstats-no/t.jsonl", "no folder")):
+        one_line_error(cli(*command, "--trace", where), fragment)  # stdout empty: not played
+    assert (tmp_path / "file").read_text() == "keep"
+
+
 def test_a_misbehaving_policy_is_named_with_game_and_deal(cli, tmp_path):
     plugin = tmp_path / "bad.py"
     plugin.write_text(

@@ -23,7 +23,7 @@ from simstats.engine.observe import Observation, blank_observation, observe
 from simstats.engine.state import CAPACITY, END_NAMES, LENGTHS, ONGOING, new_state
 from simstats.games import GAMES, get_game
 from simstats.policies import PolicyCompileError, PolicyError, api, resolve_policy
-from simstats.simulate import OUTCOME_COLUMNS, play_deal, run_compiled
+from simstats.simulate import OUTCOME_COLUMNS, play_deck, run_compiled
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
 GREEDY = f"{EXAMPLES / 'greedy_cells.py'}:GreedyCells"
@@ -133,9 +133,9 @@ def test_a_compiled_plugin_plays_the_same_moves_in_the_loop_and_move_by_move(gam
     rows = run_compiled(game, compiled, 4, 0, 40)
     for deal in range(40):
         deck, reshuffles = deal_deck(game.array, 4, deal)
-        play = play_deal(game, compiled, deck, 4, deal, reshuffles)
+        play = play_deck(game, compiled, deck, 4, deal, reshuffles)
         if python is not None:
-            assert play.moves == play_deal(game, python, deck, 4, deal, reshuffles).moves
+            assert play.moves == play_deck(game, python, deck, 4, deal, reshuffles).moves
         o = play.outcome
         assert dict(zip(OUTCOME_COLUMNS, rows[deal].tolist(), strict=True)) == {
             "reshuffles": o.reshuffles, "won": int(o.won), "foundation_cards": o.foundation_cards,

@@ -13,7 +13,7 @@ from simstats.deals import deal_deck
 from simstats.engine.state import END_NAMES
 from simstats.games import GAMES, get_game
 from simstats.policies import BUILTINS, resolve_policy
-from simstats.simulate import OUTCOME_COLUMNS, play_deal, run_compiled
+from simstats.simulate import OUTCOME_COLUMNS, play_deck, run_compiled
 
 DEALS = 40
 # Policies too slow for the full count (rollout plays hundreds of base games per deal) check
@@ -37,7 +37,7 @@ def test_compiled_and_move_by_move_agree_and_replay(game_id, policy):
     rows = run_compiled(game, spec, 11, 100, deals)
     for i in range(deals):
         deck, reshuffles = deal_deck(game.array, 11, 100 + i)
-        play = play_deal(game, spec, deck, 11, 100 + i, reshuffles)
+        play = play_deck(game, spec, deck, 11, 100 + i, reshuffles)
         o = play.outcome
         expected = dict(zip(OUTCOME_COLUMNS, (int(v) for v in rows[i]), strict=True))
         assert expected == {
@@ -53,7 +53,7 @@ def test_foundation_only_makes_exactly_the_moves_of_rules_section_9(game_id):
     game, spec = get_game(game_id), resolve_policy("foundation-only")
     for deal in range(25):
         deck, reshuffles = deal_deck(game.array, 3, deal)
-        play = play_deal(game, spec, deck, 3, deal, reshuffles)
+        play = play_deck(game, spec, deck, 3, deal, reshuffles)
         moves, result = ref.foundation_only_moves(game_id, [card_text(int(c)) for c in deck])
         assert [m for m, _ in play.moves] == moves
         assert play.outcome.result() == result

@@ -1,5 +1,6 @@
 """Fairness: changing cards the player cannot see (the stock's order; Napoleon's Flank's buried
-column cards) changes no policy's moves until the change becomes visible (RULES.md section 8)."""
+column cards) changes no policy's moves until the change becomes visible (docs/rules.md
+section 8)."""
 
 from __future__ import annotations
 
@@ -17,15 +18,20 @@ from simstats.games import GAMES, get_game
 from simstats.policies import BUILTINS, CompiledPlayer, resolve_policy
 from simstats.simulate import start_policy
 
-# Deck positions a player never sees at the start: the stock, and in Napoleon's Flank every
-# column card but the top one (cards 9-32, four to a column, the 4th on top).
-STOCK_START = {"tournament": 32, "napoleons-flank": 32, "cicely": 40, "kingsdown-eights": 40}
-
 
 def hidden_positions(game_id: str) -> list[int]:
-    hidden = list(range(STOCK_START[game_id], 104))
-    if game_id == "napoleons-flank":
-        hidden += [p for p in range(8, 32) if (p - 8) % 4 != 3]
+    """Deck positions a player never sees at the start, from the game's rules: the stock (after
+    the 8 first cards and the piles of the layout) and, where piles are squared, every column
+    card but the top one."""
+    rules = get_game(game_id).rules
+    layout = rules.n_columns * rules.deal_per_pile  # cards on the columns (or reserve piles)
+    hidden = list(range(8 + layout, 104))
+    if rules.hide_buried:
+        tops = ({8 + (rules.deal_per_pile - 1) * rules.n_columns + c
+                 for c in range(rules.n_columns)} if rules.deal_by_row else
+                {8 + rules.deal_per_pile * c + rules.deal_per_pile - 1
+                 for c in range(rules.n_columns)})
+        hidden += [p for p in range(8, 8 + layout) if p not in tops]
     return hidden
 
 
@@ -92,11 +98,11 @@ def test_a_policy_receives_an_observation_not_the_state():
             return obs.legal_moves[0] if len(seen) < 30 else None
 
     from simstats.policies import PolicySpec
-    from simstats.simulate import play_deal
+    from simstats.simulate import play_deck
 
     game = get_game("napoleons-flank")
     deck, reshuffles = deal_deck(game.array, 0, 0)
-    play_deal(game, PolicySpec("spy", "", Spy), deck, 0, 0, reshuffles)
+    play_deck(game, PolicySpec("spy", "", Spy), deck, 0, 0, reshuffles)
     for obs in seen:
         assert type(obs) is Observation
         assert all(card is None for column in obs.tableau for card in column[:-1])

@@ -1,5 +1,5 @@
 """Property tests: random legal play on seeded decks, checked move by move against the independent
-reference implementation of RULES.md (tests/reference_rules.py), and the compiled batch loop
+reference implementation of docs/rules.md (tests/reference_rules.py), and the compiled batch loop
 checked against the move-by-move loop."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from positions import ALL_GAMES, BUILDING
 from reference_rules import RefGame, foundation_only_moves
 
 from simstats.cards import RANKS, SUITS, card_text
@@ -35,9 +36,9 @@ from simstats.engine.state import (
 )
 from simstats.games import get_game
 from simstats.policies import resolve_policy
-from simstats.simulate import OUTCOME_COLUMNS, play_deal, run_compiled
+from simstats.simulate import OUTCOME_COLUMNS, play_deck, run_compiled
 
-GAMES = ("tournament", "napoleons-flank", "cicely", "kingsdown-eights")
+GAMES = ALL_GAMES
 ALL_CARDS = [rank + suit for suit in SUITS for rank in RANKS]
 
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
@@ -67,7 +68,7 @@ def foundation_cards_implied(game: str, state: np.ndarray) -> list[list[str]]:
         n = int(state[FOUNDATIONS + f])
         assert 0 <= n <= 13
         suit = SUITS[f % 4]
-        down = f >= 4 and game != "kingsdown-eights"
+        down = f >= 4 and get_game(game).rules.down_foundations
         ranks = RANKS[::-1][:n] if down else RANKS[:n]
         out.append([rank + suit for rank in ranks])
     return out
@@ -84,7 +85,7 @@ def check_conservation(game: str, state: np.ndarray) -> None:
     n_columns = int(get_game(game).array[0])
     for c in range(n_columns, 8):  # the unused columns of Tournament stay empty
         assert state[LENGTHS + TABLEAU + c] == 0
-    if game != "kingsdown-eights":  # reserve cells hold at most one card
+    if get_game(game).rules.reserve_cells:  # reserve cells hold at most one card
         assert all(state[LENGTHS + RESERVE + r] <= 1 for r in range(8))
 
 
@@ -145,15 +146,15 @@ def random_play(game: str, seed: int, deal: int, walk: int, patience: float, gre
     assert int(state[MOVES]) <= MOVE_LIMIT
 
 
-# Tournament games are short, Kingsdown Eights games often run to the move limit.
-@pytest.mark.parametrize("game", ["tournament", "napoleons-flank"])
+# Games without building are short; with building they often run to the move limit.
+@pytest.mark.parametrize("game", [g for g in ALL_GAMES if g not in BUILDING])
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=seeds, deal=deals, walk=walks, patience=patiences, greed=greeds)
 def test_random_play_agrees_with_the_reference(game, seed, deal, walk, patience, greed):
     random_play(game, seed, deal, walk, patience, greed)
 
 
-@pytest.mark.parametrize("game", ["cicely", "kingsdown-eights"])
+@pytest.mark.parametrize("game", BUILDING)
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=seeds, deal=deals, walk=walks, patience=patiences, greed=greeds)
 def test_random_play_with_building_agrees_with_the_reference(
@@ -170,7 +171,7 @@ def play_deal_rows(game: str, policy: str, seed: int, first: int, count: int) ->
     rows = []
     for deal in range(first, first + count):
         deck, reshuffles = deal_deck(g.array, seed, deal)
-        outcome = play_deal(g, spec, deck, seed, deal, reshuffles).outcome
+        outcome = play_deck(g, spec, deck, seed, deal, reshuffles).outcome
         rows.append(
             [
                 outcome.reshuffles,
@@ -205,7 +206,7 @@ def test_compiled_loop_agrees_with_play_deal(game, policy, seed, first, count):
 def test_foundation_only_agrees_with_the_reference(game, seed, deal):
     g = get_game(game)
     deck, reshuffles = deal_deck(g.array, seed, deal)
-    played = play_deal(g, resolve_policy("foundation-only"), deck, seed, deal, reshuffles)
+    played = play_deck(g, resolve_policy("foundation-only"), deck, seed, deal, reshuffles)
     moves, result = foundation_only_moves(game, [card_text(int(c)) for c in deck])
     assert [move for move, _ in played.moves] == moves
     assert played.outcome.result() == result

@@ -1,4 +1,4 @@
-"""Quick tests of the reference implementation of RULES.md (tests/reference_rules.py)."""
+"""Quick tests of the reference implementation of docs/rules.md (tests/reference_rules.py)."""
 
 from __future__ import annotations
 

@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from simstats.cards import HIDDEN
-from simstats.cli import DEFAULT_POLICIES
 from simstats.deals import deal_deck, policy_salt, start_stream
 from simstats.engine.moves import apply_move, foundation_top, lay_out, status
 from simstats.engine.notation import parse_move
@@ -17,6 +16,7 @@ from simstats.engine.observe import Observation, blank_observation, observe
 from simstats.engine.state import CAPACITY, FOUNDATIONS, LENGTHS, ONGOING, STOCK, new_state
 from simstats.games import GAMES, get_game
 from simstats.policies import BUILTINS, resolve_policy, rollout
+from simstats.registry import DEFAULT_POLICIES
 from simstats.simulate import run_compiled
 
 

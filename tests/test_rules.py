@@ -1,4 +1,4 @@
-"""One small hand-built position per rule sentence of RULES.md sections 2-8, for every game the
+"""One small hand-built position per rule sentence of docs/rules.md sections 2-8, for every game the
 sentence concerns. Piles are written bottom first; the stock first-to-deal first."""
 
 from __future__ import annotations
@@ -9,7 +9,18 @@ from collections import Counter
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from positions import can, legal, make_state, observation, pile, play
+from positions import (
+    ALL_GAMES,
+    BUILDING,
+    TOURNAMENT_LIKE,
+    WITH_TRANSFERS,
+    can,
+    legal,
+    make_state,
+    observation,
+    pile,
+    play,
+)
 
 from simstats.cards import HIDDEN, RANKS, SUITS, card_text, parse_card
 from simstats.cli import cli as cli_group
@@ -34,12 +45,9 @@ from simstats.engine.state import (
 )
 from simstats.games import get_game
 from simstats.policies import PolicySpec, resolve_policy
-from simstats.simulate import play_deal, run_compiled
+from simstats.simulate import play_deck, run_compiled
 
-GAMES = ("tournament", "napoleons-flank", "cicely", "kingsdown-eights")
-TOURNAMENT_LIKE = ("tournament", "napoleons-flank")
-WITH_TRANSFERS = ("tournament", "napoleons-flank", "cicely")  # also the games with 1-card cells
-BUILDING = ("cicely", "kingsdown-eights")
+GAMES = ALL_GAMES
 TWO_DECKS = [rank + suit for suit in SUITS for rank in RANKS] * 2
 
 
@@ -346,7 +354,7 @@ def test_a_redeal_left_is_a_move(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_no_moves_takes_precedence_over_the_move_limit(game):
-    """RULES.md does not say which end a stuck game at 2,000 moves has; the engine and the
+    """docs/rules.md does not say which end a stuck game at 2,000 moves has; the engine and the
     reference (tests/reference_rules.py, convention 1) both say no_moves."""
     state = no_moves_position(game)
     state[MOVES] = MOVE_LIMIT
@@ -386,7 +394,7 @@ def transfer_loop_deck(game: str) -> list[str]:
 @pytest.mark.parametrize("game", WITH_TRANSFERS)
 def test_move_limit_through_play_deal(game):
     deck = [parse_card(c) for c in transfer_loop_deck(game)]
-    played = play_deal(get_game(game), spec("transfers-first", TransfersFirst), deck)
+    played = play_deck(get_game(game), spec("transfers-first", TransfersFirst), deck)
     outcome = played.outcome
     assert (outcome.end, outcome.won, outcome.moves) == ("move_limit", False, 2000)
     assert outcome.foundation_cards == 13
@@ -397,10 +405,10 @@ def test_move_limit_through_play_deal(game):
 @pytest.mark.parametrize("game", GAMES)
 def test_resigned_when_the_policy_stops(game):
     deck, reshuffles = deal_deck(rules(game), 5, 2)
-    played = play_deal(get_game(game), spec("quitter", Quitter), deck, 5, 2, reshuffles)
+    played = play_deck(get_game(game), spec("quitter", Quitter), deck, 5, 2, reshuffles)
     outcome = played.outcome
     assert (outcome.end, outcome.won, outcome.moves, outcome.deals) == ("resigned", False, 0, 0)
-    played = play_deal(get_game(game), spec("deal-twice", DealTwiceThenQuit), deck, 5, 2)
+    played = play_deck(get_game(game), spec("deal-twice", DealTwiceThenQuit), deck, 5, 2)
     outcome = played.outcome
     assert (outcome.end, outcome.moves, outcome.deals) == ("resigned", 2, 2)
     assert played.moves == [("deal", None), ("deal", None)]
@@ -1068,6 +1076,6 @@ def test_policies_see_observations_without_the_stock(game):
             return "deal" if "deal" in obs.legal_moves else None
 
     deck, reshuffles = deal_deck(rules(game), 4, 4)
-    played = play_deal(get_game(game), spec("peeker", Peeker), deck, 4, 4, reshuffles)
+    played = play_deck(get_game(game), spec("peeker", Peeker), deck, 4, 4, reshuffles)
     assert played.outcome.deals == played.outcome.moves > 0
     assert seen_slots and all((slot == HIDDEN).all() for slot in seen_slots)

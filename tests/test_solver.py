@@ -38,9 +38,9 @@ from simstats.solver import (
     INFO_BUFFER,
     LINE_BUFFER,
     LINE_LENGTH,
-    LOST,
-    UNKNOWN,
-    WON,
+    SEARCH_LOST,
+    SEARCH_UNDECIDED,
+    SEARCH_WON,
     search_buffers,
     solve,
 )
@@ -56,7 +56,7 @@ def work():
 
 def line_of(work, result) -> list[int]:
     info = work[INFO_BUFFER]
-    if result == WON:
+    if result == SEARCH_WON:
         return [int(m) for m in work[LINE_BUFFER][: info[LINE_LENGTH]]]
     return [int(m) for m in work[BEST_BUFFER][: info[BEST_LENGTH]]]
 
@@ -82,7 +82,7 @@ def test_a_dig_through_a_cell_is_found(work, eager):
     # QC under KC: the king must wait in a cell while the queen goes home
     start = clubs_position(11, 13, ["QC KC"])
     result = solve(start, TOURNAMENT.array, 1000, 2000, eager, work)
-    assert result == WON
+    assert result == SEARCH_WON
     line = line_of(work, result)
     assert [move_text(m) for m in line] == ["T0>R0", "T0>F0", "R0>F0"]
     assert foundation_cards(replay(start, line)) == 104
@@ -94,7 +94,7 @@ def test_a_win_that_needs_the_redeal_is_found(work):
     column = "4C KC QC JC TC 9C 8C 7C 6C 5C"
     start = clubs_position(3, 13, [column], redeals=1)
     result = solve(start, TOURNAMENT.array, 100_000, 2000, False, work)
-    assert result == WON
+    assert result == SEARCH_WON
     line = line_of(work, result)
     assert "redeal" in [move_text(m) for m in line]
     assert foundation_cards(replay(start, line)) == 104
@@ -102,14 +102,14 @@ def test_a_win_that_needs_the_redeal_is_found(work):
 
 def test_the_same_position_without_a_redeal_is_proven_lost(work):
     start = clubs_position(3, 13, ["4C KC QC JC TC 9C 8C 7C 6C 5C"], redeals=2)
-    assert solve(start, TOURNAMENT.array, 100_000, 2000, False, work) == LOST
+    assert solve(start, TOURNAMENT.array, 100_000, 2000, False, work) == SEARCH_LOST
     # the line kept for a lost position is the one with the most cards home: none can go
-    assert foundation_cards(replay(start, line_of(work, LOST))) == 94
+    assert foundation_cards(replay(start, line_of(work, SEARCH_LOST))) == 94
 
 
 def test_a_spent_budget_is_unknown_not_lost(work):
     start = clubs_position(3, 13, ["4C KC QC JC TC 9C 8C 7C 6C 5C"], redeals=1)
-    assert solve(start, TOURNAMENT.array, 3, 2000, False, work) == UNKNOWN
+    assert solve(start, TOURNAMENT.array, 3, 2000, False, work) == SEARCH_UNDECIDED
 
 
 def test_the_oracle_counts_every_search_against_its_budget():
@@ -123,7 +123,7 @@ def test_the_oracle_counts_every_search_against_its_budget():
     state = new_state()
     lay_out(state, game.array, deck)
     work = search_buffers()
-    assert solve_position(state, game.array, 40_000, work) == UNKNOWN
+    assert solve_position(state, game.array, 40_000, work) == SEARCH_UNDECIDED
     info = work[INFO_BUFFER]
     # eager 2,500 + 27 restarts of 1,000 + exact 10,500, each stopped at its share
     assert info[NODES] == 40_000
@@ -143,14 +143,14 @@ def test_transfers_let_a_suit_with_13_home_take_any_rank(work):
     # A..6 up, 7..K down (13 home); the other copies of 9C, then the rest, come out of order
     start = clubs_position(6, 7, ["AC 2C 3C 4C 5C 6C 7C 8C KC QC JC TC 9C"])
     result = solve(start, TOURNAMENT.array, 100_000, 2000, False, work)
-    assert result == WON
+    assert result == SEARCH_WON
     assert foundation_cards(replay(start, line_of(work, result))) == 104
 
 
 def test_the_move_guard_is_respected(work):
     start = clubs_position(11, 13, ["QC KC"])
     start[MOVES] = 1998  # three moves are needed, two are left
-    assert solve(start, TOURNAMENT.array, 1000, 2000 - 1998, False, work) != WON
+    assert solve(start, TOURNAMENT.array, 1000, 2000 - 1998, False, work) != SEARCH_WON
 
 
 # --- the pruning (safe moves, transfer plays, first empty cell, fingerprints) against a plain
@@ -232,8 +232,8 @@ def test_the_search_agrees_with_brute_force(work, game_id, data):
     rules = get_game(game_id).array
     expected = winnable_by_brute_force(start, rules, cells=game_id == "tournament")
     result = solve(start, rules, 1_000_000, 2000, False, work)
-    assert result == (WON if expected else LOST)
-    if result == WON:
+    assert result == (SEARCH_WON if expected else SEARCH_LOST)
+    if result == SEARCH_WON:
         assert foundation_cards(replay(start, line_of(work, result), rules)) == 104
 
 
@@ -424,3 +424,20 @@ def test_a_deal_comes_last_only_where_it_buries_the_reserve(game_id):
             assert all(m % N_PLACES < FOUNDATION_PLACE for m in after)
         moved_after_deal += len(moves) > 1 and (after != [] or game_id == "kingsdown-eights")
     assert moved_after_deal >= 10
+
+
+def test_each_game_declares_its_proof_of_safe_plays_and_a_new_game_inherits_none():
+    from simstats.engine import rules as R
+    from simstats.games import GAMES, TOURNAMENT_RULES, Game
+    from simstats.solver import safe_move
+
+    assert {g.id: int(g.array[R.SOLVER_PROOF]) for g in GAMES.values()} == {
+        "tournament": R.PROOF_SUIT_PAST_HALF, "napoleons-flank": R.PROOF_SUIT_PAST_HALF,
+        "cicely": R.NO_PROOF, "kingsdown-eights": R.PROOF_NOTHING_BUILDS_ON}
+    # 7C in a cell, clubs with 14 home (A-6 up, K-6 down): provably safe in Tournament...
+    state = make_state("tournament", reserve=["7C"], foundations=[6, 0, 0, 0, 8])
+    assert move_text(int(safe_move(state, get_game("tournament").array, False))) == "R0>F0"
+    # ...but a game made from Tournament's rules has no proof until its entry declares one
+    fresh = Game("tournament-copy", (), "Tournament under another name", TOURNAMENT_RULES)
+    assert fresh.array[R.SOLVER_PROOF] == R.NO_PROOF
+    assert safe_move(state, fresh.array, False) == -1

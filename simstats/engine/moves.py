@@ -1,4 +1,4 @@
-"""The rules of RULES.md as compiled functions over a position array: layout, legal moves,
+"""The rules of docs/rules.md as compiled functions over a position array: layout, legal moves,
 applying a move, and the end of a game. The one rules implementation, used by the compiled loop
 and the move-by-move path alike. No I/O, no randomness: the deck arrives shuffled.
 
@@ -251,7 +251,7 @@ def deal_round(s, first_pile, n_piles, per_pile, by_row):
 
 @jit
 def deal(s, rules):
-    """RULES.md 4.6, 6.6, 7.5: the stock onto the columns (or the reserve piles)."""
+    """docs/rules.md 4.6, 6.6, 7.5: the stock onto the columns (or the reserve piles)."""
     if rules[R.DEAL_TO_RESERVE]:
         first, n = RESERVE, 8
     else:
@@ -285,7 +285,7 @@ def lay_out(s, rules, deck):
 
 @jit
 def needs_reshuffle(rules, deck):
-    """RULES.md 4.1: none of the first 8 cards is an ace or a king."""
+    """docs/rules.md 4.1: none of the first 8 cards is an ace or a king."""
     if not rules[R.NEEDS_ACE_OR_KING]:
         return False
     for i in range(8):
@@ -297,7 +297,8 @@ def needs_reshuffle(rules, deck):
 
 @jit
 def redeal(s, rules):
-    """RULES.md 4.7: the new stock deals T0's cards bottom first, then T1's, ...; deal at once."""
+    """docs/rules.md 4.7: the new stock deals T0's cards bottom first, then T1's, ...; deal at
+    once."""
     total = 0
     for c in range(rules[R.N_COLUMNS]):
         total += s[LENGTHS + TABLEAU + c]
@@ -335,7 +336,7 @@ def apply_move(s, rules, move):
         s[FOUNDATIONS + dst - FOUNDATION_PLACE] += 1
     else:
         push(s, dst, card)
-    # RULES.md 4.5: an emptied column is refilled at once from the stock
+    # docs/rules.md 4.5: an emptied column is refilled at once from the stock
     if TABLEAU <= src < FOUNDATION_PLACE and s[LENGTHS + src] == 0 and rules[R.REFILL] > 0:
         deal_round(s, src, 1, rules[R.REFILL], False)
     return card

@@ -1,4 +1,4 @@
-"""Move notation of RULES.md section 2: move integers to and from text such as 'T3>F2'."""
+"""Move notation of docs/rules.md section 2: move integers to and from text such as 'T3>F2'."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The only window a policy gets on a game: an observation (RULES.md section 8), and what a
+"""The only window a policy gets on a game: an observation (docs/rules.md section 8), and what a
 player may remember of the observations of a deal (``recall``).
 
 ``observe`` copies from the state what the player may see into an observation array of the same
@@ -59,7 +59,7 @@ LAST_MOVE_AT = 1
 def recall(obs, rules, memory):
     """Bring the memory of the deal up to date with `obs`: its row 0 becomes `obs` plus
     the cards seen earlier in this deal (Napoleon's Flank's buried column cards; after a redeal
-    the stock, RULES.md 8). Built only from past observations and the policy's own moves: the
+    the stock, docs/rules.md 8). Built only from past observations and the policy's own moves: the
     last move is replayed on the remembered position, then every card `obs` shows is copied."""
     pos = memory[0]
     book = memory[1]

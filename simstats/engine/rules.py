@@ -24,7 +24,15 @@ DOWN_FOUNDATIONS = 9  # F4..F7 are built down from the king (else up from the ac
 TRANSFERS = 10  # a foundation's top card may move to the other foundation of its suit
 MAX_REDEALS = 11
 HIDE_BURIED = 12  # only the top card of each column is visible
-N_FIELDS = 13
+# Not a rule but what is provable about the game: which proof of safe foundation plays the exact
+# search (solver.py) may use, one of the PROOF_* below. A game's registry entry declares it
+# (games.Game.solver_proof, default none), so a new game never inherits an unsound proof.
+SOLVER_PROOF = 13
+N_FIELDS = 14
+
+NO_PROOF = 0
+PROOF_SUIT_PAST_HALF = 1  # no building, cells, transfers: a card whose suit has 14 home goes home
+PROOF_NOTHING_BUILDS_ON = 2  # a card that no card can ever be built on goes home
 
 BUILD_NONE = 0
 BUILD_SUIT_UP_OR_DOWN = 1

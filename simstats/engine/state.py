@@ -33,7 +33,7 @@ MAX_LEGAL_MOVES = 512
 
 MOVE_LIMIT = 2000
 
-# `end` codes, RULES.md section 3; ONGOING while the game goes on.
+# `end` codes, docs/rules.md section 3; ONGOING while the game goes on.
 ONGOING = -1
 WON = 0
 NO_MOVES = 1
@@ -41,6 +41,16 @@ RESIGNED = 2
 MOVE_LIMIT_REACHED = 3
 UNKNOWN = 4  # only the oracle's: its search ran out of budget before a win or a proof of loss
 END_NAMES = ("won", "no_moves", "resigned", "move_limit", "unknown")
+
+# A finished deal's outcome row: its columns in order, each with the narrowest type that holds
+# it (`end` is stored as its name). The compiled loop fills int32 rows of these; records.py
+# writes them with the game, policy and deal in front; every reader takes the names from here.
+OUTCOME_FIELDS = (("reshuffles", "int16"), ("won", "bool"), ("foundation_cards", "int16"),
+                  ("moves", "int16"), ("deals", "int16"), ("redeals", "int8"), ("end", "str"))
+OUTCOME_COLUMNS = tuple(name for name, _ in OUTCOME_FIELDS)
+(RESHUFFLES_AT, WON_AT, FOUNDATION_CARDS_AT, MOVES_AT, DEALS_AT, REDEALS_AT,
+ END_AT) = (OUTCOME_COLUMNS.index(name) for name in (
+     "reshuffles", "won", "foundation_cards", "moves", "deals", "redeals", "end"))
 
 
 def new_state() -> np.ndarray:

@@ -27,23 +27,15 @@ from ..deals import policy_salt, start_stream
 from ..engine.notation import move_text
 from ..engine.observe import Observation
 from ..engine.state import MAX_LEGAL_MOVES, NO_MOVE
+from ..registry import BUILTIN_CLASSES, ORACLE_CLASSES
+from ..registry import is_oracle as is_oracle
+from ..registry import policy_label as policy_label
 from .api import is_compiled_policy
-from .compiled import PolicyCode, PolicyError, parse_value
+from .compiled import PolicyCode, PolicyError, compiled_choice, parse_value
 from .compiled import PolicyCompileError as PolicyCompileError
 
 ENTRY_POINT_GROUP = "simstats.policies"
 
-# The built-in policies: name -> where its class is. Adding one is a module and a line here.
-BUILTIN_CLASSES = {
-    "foundation-only": "simstats.policies.foundation_only:FoundationOnly",
-    "random": "simstats.policies.random_moves:Random",
-    "dig": "simstats.policies.dig:Dig",
-    "lookahead": "simstats.policies.lookahead:Lookahead",
-    "rollout": "simstats.policies.rollout:Rollout",
-    "solver": "simstats.policies.endgame:Solver",
-}
-# Not players: bounds that read the state, kept apart and labelled in every table.
-ORACLE_CLASSES = {"oracle": "simstats.policies.oracle:Oracle"}
 
 
 class Policy(Protocol):
@@ -69,8 +61,6 @@ class CompiledPlayer:
         self._memory_bytes[: len(self._reset)] = self._reset
 
     def choose(self, obs: Observation) -> str | None:
-        from ..simulate import compiled_choice
-
         move = compiled_choice(self, obs)
         return None if move == NO_MOVE else move_text(int(move))
 
@@ -277,13 +267,3 @@ def list_policies() -> list[tuple[str, str, str]]:
         except PolicyError as error:
             rows.append((name, f"(fails to load: {error})", f"plugin: {ep.value}"))
     return rows
-
-
-def is_oracle(name: str) -> bool:
-    """Whether a policy name denotes the perfect-information oracle (tables label it so)."""
-    return name.partition("[")[0] in ORACLE_CLASSES
-
-
-def policy_label(name: str) -> str:
-    """A policy's name as tables and plots show it: the oracle is marked as not a player."""
-    return f"{name} (perfect-information oracle)" if is_oracle(name) else name

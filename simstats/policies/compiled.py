@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numba
 import numpy as np
 
 from ..jit import cache_dir, package_fingerprint
@@ -238,3 +239,27 @@ def _numba_errors() -> tuple[type, ...]:
     import numba
 
     return (numba.core.errors.NumbaError,)
+
+
+def loop_module(name: str, code: PolicyCode, on_compile=None):
+    """The policy's generated loop module (compiled, or loaded from the cache)."""
+    try:
+        return code.module(on_compile)
+    except OSError as error:
+        raise PolicyError(f"policy {name!r}: cannot write its compiled loop: {error}") from None
+
+
+def compiled_choice(player, obs) -> int:
+    """A compiled policy's move at `obs` for a move-by-move player (policies.CompiledPlayer),
+    made by the very choose its compiled loop calls."""
+    spec_name, code = player.name, player.code
+    loop = loop_module(spec_name, code)
+    view = (obs._array, obs._rules, player._legal)
+    args = (view, player._params, player._memory, player._stream)
+    if not loop.choose.signatures:
+        try:
+            loop.choose.compile(tuple(numba.typeof(a) for a in args))
+        except Exception as error:
+            raise PolicyCompileError(
+                f"policy {spec_name!r}: {compile_reason(error, code.player_class)}") from None
+    return int(loop.choose(*args))

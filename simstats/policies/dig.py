@@ -1,6 +1,6 @@
 """`dig`: digging for the next foundation card with the fewest free places.
 
-Priorities: (1) a foundation move (RULES.md 9.1 order); (2) the cheapest plan that exposes a
+Priorities: (1) a foundation move (docs/rules.md 9.1 order); (2) the cheapest plan that exposes a
 card playable to a foundation: the cards above it are moved off one by one, onto a tableau
 build when the game allows one (free), else to an empty column or an empty reserve cell (each
 costs one place); the first move of the cheapest plan is made, the shallower plan on ties;

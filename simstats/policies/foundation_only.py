@@ -1,4 +1,4 @@
-"""`foundation-only`, the canonical baseline of RULES.md section 9.
+"""`foundation-only`, the canonical baseline of docs/rules.md section 9.
 
 Priorities: (1) the first card that can go to a foundation, sources R0..R7 then T0..T7, trying
 F(s) before F(s+4) for a card of suit s; (2) deal; (3) redeal; (4) stop. It never fills a
@@ -14,7 +14,7 @@ from .tactics import deal_or_redeal, first_foundation_move
 
 
 class FoundationOnly(CompiledPolicy):
-    """RULES.md section 9 baseline: foundation moves in fixed order, else deal, redeal"""
+    """docs/rules.md section 9 baseline: foundation moves in fixed order, else deal, redeal"""
 
     @staticmethod
     def choose(view, params, memory, rng):

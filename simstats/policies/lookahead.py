@@ -1,7 +1,7 @@
 """`lookahead`: a bounded search over lines of non-foundation moves, each followed by every
 foundation play, scored by tactics.evaluate, from the position as the player remembers it.
 
-Memory (RULES.md 8: only what was seen earlier in this deal): the policy replays its own moves
+Memory (docs/rules.md 8: only what was seen earlier in this deal): the policy replays its own moves
 on the position it last saw and adds what each observation shows (engine/observe.py: recall). It
 so knows Napoleon's Flank's buried cards that it saw before a deal covered them, and after a
 redeal the new stock, the gathered columns in a fixed order: then a deal or a redeal is a step

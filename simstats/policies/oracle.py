@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..solver import table_bits_for
 from . import api
-from .endgame import Solver, workspace
+from .solver import Solver, workspace
 
 
 class Oracle(api.CompiledPolicy):

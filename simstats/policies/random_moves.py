@@ -1,6 +1,6 @@
 """`random`: a move drawn uniformly from the legal moves (deal and redeal included).
 
-Its numbers come from its own stream keyed by (seed, deal, 'random'), RULES.md section 11, so
+Its numbers come from its own stream keyed by (seed, deal, 'random'), docs/rules.md section 11, so
 it plays the same game on any machine and any number of workers.
 """
 

@@ -2,7 +2,7 @@
 hidden cards, drawn consistently with what the player has seen; the best mean wins. Opt-in: it
 costs hundreds of base-policy games per deal.
 
-Priorities: (1) a foundation move (RULES.md 9.1 order), without rollout; when the card fits
+Priorities: (1) a foundation move (docs/rules.md 9.1 order), without rollout; when the card fits
 both foundations of its suit, the one whose playouts score higher; (2) otherwise the candidate
 with the best mean playout score, ties to the earlier candidate. Candidates, in order: the base
 policy's own move (so a move is changed only when playouts find a better one; the base's stop
@@ -14,7 +14,7 @@ without rollout.
 
 A sample: the hidden cards are the 104 cards less every visible card (reserve, tableau,
 foundations: a foundation holds the in-suit run its count gives); they are shuffled with the
-policy's own stream (RULES.md 11) and put into the observation's HIDDEN slots (the stock, and
+policy's own stream (docs/rules.md 11) and put into the observation's HIDDEN slots (the stock, and
 Napoleon's Flank's buried column cards). A playout makes the candidate move on the sample, then
 lets the base policy play, choosing from an observation of the sampled position as in a real
 game, until the game ends, the base stops, or `horizon` base moves are made; its score is the

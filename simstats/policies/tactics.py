@@ -114,7 +114,7 @@ def was_seen(seen, key):
 
 @jit_inline
 def deal_or_redeal(pos, rules):
-    """When nothing better is left: deal, else redeal, else stop (RULES.md 9.2-9.4)."""
+    """When nothing better is left: deal, else redeal, else stop (docs/rules.md 9.2-9.4)."""
     if pos[LENGTHS + STOCK] > 0:
         return DEAL
     if can_redeal(pos, rules):
@@ -133,7 +133,7 @@ def visible_top(pos, rules, src):
 
 @jit_inline
 def first_foundation_move(pos, rules):
-    """RULES.md 9.1: sources R0..R7 then T0..T7, for suit s F(s) before F(s+4)."""
+    """docs/rules.md 9.1: sources R0..R7 then T0..T7, for suit s F(s) before F(s+4)."""
     for src in range(FOUNDATION_PLACE):
         card = visible_top(pos, rules, src)
         if card < 0:
@@ -250,7 +250,7 @@ def evaluate(pos, rules, weights, work):
 
 @jit
 def play_home(pos, rules):
-    """Play foundation moves (first fit, RULES.md 9.1 order) until none is left; count them."""
+    """Play foundation moves (first fit, docs/rules.md 9.1 order) until none is left; count them."""
     played = 0
     while True:
         move = first_foundation_move(pos, rules)

@@ -2,7 +2,7 @@
 solves the rest exactly as soon as it sees every card that matters.
 
 Once the stock is out in Tournament, Cicely and Kingsdown Eights, every card left is face up and
-a redeal's new stock is the visible columns in a fixed order (RULES.md 4.7), which the player
+a redeal's new stock is the visible columns in a fixed order (docs/rules.md 4.7), which the player
 remembers (engine/observe.py: recall): the game is then a perfect-information puzzle.
 Priorities: (1) follow the line found by the last search; (2) when no card in play is unknown to
 the player, search (simstats/solver.py, at most `budget` positions, once per redeal): a winning
@@ -29,12 +29,12 @@ from ..solver import (
     INFO_BUFFER,
     LINE_BUFFER,
     LINE_LENGTH,
-    LOST,
     MAX_LINE,
     ORDER_SEED,
+    SEARCH_LOST,
+    SEARCH_UNDECIDED,
+    SEARCH_WON,
     TABLE_BITS,
-    UNKNOWN,
-    WON,
     search_arrays,
     search_work,
     solve,
@@ -120,12 +120,12 @@ def decide(obs, known, rules, params, positions, moves, cursors, seen, work, pla
             info[ORDER_SEED] = attempt  # 0: the plain order; then shaken ones (solver.py)
             result = solve(known, rules, int(params.budget), MOVE_LIMIT - obs[MOVES],
                            params.eager != 0, work)
-            if result != UNKNOWN:
+            if result != SEARCH_UNDECIDED:
                 break
         info[ORDER_SEED] = 0
-        if result == WON:
+        if result == SEARCH_WON:
             follow(plan, obs[MOVES], work[LINE_BUFFER], info[LINE_LENGTH])
-        elif result == LOST:  # play on for the most cards home
+        elif result == SEARCH_LOST:  # play on for the most cards home
             follow(plan, obs[MOVES], work[BEST_BUFFER], info[BEST_LENGTH])
         if plan[PLAN_LENGTH] > 0:
             return plan[PLAN_LINE]

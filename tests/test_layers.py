@@ -1,0 +1,104 @@
+"""The package's shape (docs/architecture.md): imports flow one way, tables and plots load no
+compiled code, and committed files name no path of the machine that made them."""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[1]
+PACKAGE = ROOT / "simstats"
+
+
+def module_name(path: Path) -> str:
+    name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+    return name.removesuffix(".__init__")
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the package modules it imports (at any level of the file, lazily or not)."""
+    modules = {module_name(p): p for p in PACKAGE.rglob("*.py")}
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                base = package
+                for _ in range(node.level - 1):
+                    base = base.rpartition(".")[0]
+                target = f"{base}.{node.module}" if node.module else base
+                for alias in node.names:
+                    sub = f"{target}.{alias.name}"
+                    graph[name].add(sub if sub in modules else target)
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("simstats"):
+                graph[name].add(node.module)
+    return graph
+
+
+def reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
+    seen, todo = set(), [start]
+    while todo:
+        for nxt in graph.get(todo.pop(), ()):
+            if nxt == goal:
+                return True
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return False
+
+
+def test_no_module_imports_one_that_imports_it_back():
+    graph = import_graph()
+    assert len(graph) > 20
+    cycles = sorted(
+        (a, b) for a, targets in graph.items() for b in targets
+        if b in graph and a != b and reaches(graph, b, a)
+        # a package's __init__ gathering its own modules is not a cycle between layers
+        and not b.startswith(a + ".") and not a.startswith(b + "."))
+    assert cycles == []
+
+
+def test_the_engine_imports_nothing_above_it():
+    graph = import_graph()
+    for name, targets in graph.items():
+        if name.startswith(("simstats.engine", "simstats.cards")):
+            above = {t for t in targets if not t.startswith(("simstats.engine", "simstats.cards",
+                                                              "simstats.jit"))}
+            assert above == set(), name
+
+
+def test_tables_and_plots_load_no_compiled_code():
+    code = ("import sys, simstats.report, simstats.plots; print([m for m in ('numba', "
+            "'simstats.policies', 'simstats.simulate', 'simstats.solver') if m in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+# An absolute path of a machine: a Unix home, work or temporary folder, or a Windows drive.
+MACHINE_PATH = re.compile(r"(?<![\w.~/])(?:/(?:home|root|work|tmp|Users|mnt|var/folders)/"
+                          r"|[A-Z]:\\{1,2}Users\\)")
+
+
+def committed_text_files() -> list[Path]:
+    listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True)
+    if listed.returncode != 0:
+        pytest.skip("not a git checkout")
+    suffixes = {".md", ".ipynb", ".json", ".csv", ".log", ".py", ".toml"}
+    return [ROOT / line for line in listed.stdout.splitlines()
+            if Path(line).suffix in suffixes and (ROOT / line).is_file()]
+
+
+def test_committed_files_name_no_path_of_the_machine_that_made_them():
+    found = []
+    for path in committed_text_files():
+        if path.parts[-2:] == ("tests", "test_layers.py"):
+            continue
+        for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            if MACHINE_PATH.search(line):
+                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()[:120]}")
+    assert found == []
