@@ -15,6 +15,7 @@ Runs and their tables:
 
 Single deals:
     play_deal(game, policy, seed, deal) -> Playthrough   one deal played move by move
+    deal_in_play(game, seed, deal)  a deal to step through by hand: observation(), play(move)
     positions(playthrough)          the position after every move, as the player sees it
     first_difference(a, b)          the first move where two playthroughs part ways
     trace(playthrough)              the JSON Lines trace of docs/rules.md section 10
@@ -27,6 +28,7 @@ from __future__ import annotations
 from .notebook import (
     Run,
     compare,
+    deal_in_play,
     first_difference,
     list_games,
     list_policies,
@@ -43,5 +45,6 @@ from .version import __version__
 
 __all__ = [
     "Run", "__version__", "compare", "first_difference", "list_games", "list_policies",
-    "load_run", "paired", "play_deal", "play_run", "plot_run", "positions", "summarize", "trace",
+    "deal_in_play", "load_run", "paired", "play_deal", "play_run", "plot_run", "positions",
+    "summarize", "trace",
 ]

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from collections import Counter
 
+from .jit import jit_inline
+
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 SUIT_SYMBOLS = "♣♦♥♠"
-DECK_SIZE = 104
+DECK_SIZE = 104  # two packs: each of the 52 cards twice
+RANKS_PER_SUIT = 13
 HIDDEN = 52  # a card the player cannot see
 
 
@@ -19,16 +22,24 @@ class DeckError(ValueError):
     """A deck text that docs/rules.md section 1 rejects; the message names the problem."""
 
 
-def card_suit(card: int) -> int:
-    return card // 13
+# Card arithmetic, compiled (inlined where compiled code calls it) and callable from Python:
+# every module reads a card's suit, rank and colour through these.
+@jit_inline
+def card_suit(card):
+    """0..3: clubs, diamonds, hearts, spades."""
+    return card // RANKS_PER_SUIT
 
 
-def card_rank(card: int) -> int:
-    return card % 13
+@jit_inline
+def card_rank(card):
+    """0 (ace) .. 12 (king)."""
+    return card % RANKS_PER_SUIT
 
 
-def is_red(card: int) -> bool:
-    return card_suit(card) in (1, 2)
+@jit_inline
+def is_red(card):
+    suit = card // RANKS_PER_SUIT
+    return suit == 1 or suit == 2
 
 
 def card_text(card: int) -> str:

@@ -150,14 +150,9 @@ def play(game_name, deck_path, seed, deal, policy_name, trace_path, show) -> Non
 
     on_move = show_move if show else None
     if show:
-        from .engine.moves import lay_out
-        from .engine.observe import Observation, blank_observation, observe
-        from .engine.state import new_state
+        from .simulate import DealInPlay
 
-        state, obs = new_state(), blank_observation()
-        lay_out(state, game.array, __import__("numpy").asarray(deck, dtype="int16"))
-        observe(state, game.array, obs)
-        echo("0. layout\n" + render(Observation(game.id, game.array, obs)))
+        echo("0. layout\n" + render(DealInPlay(game, deck, reshuffles).observation()))
     try:
         played = play_deck(game, spec, deck, seed, deal, reshuffles, on_move=on_move)
     except PolicyCompileError as error:

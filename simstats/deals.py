@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .cards import DECK_SIZE
 from .engine.moves import needs_reshuffle
 from .jit import jit, jit_inline
 
@@ -73,7 +74,7 @@ def shuffled_deck(rules, seed, deal, stream, deck):
     8 cards reshuffles that deck from the same stream until it has one.
     """
     start_stream(stream, seed, deal, DECK_SALT)
-    for k in range(104):
+    for k in range(DECK_SIZE):
         deck[k] = k % 52
     shuffle(stream, deck)
     reshuffles = 0
@@ -95,6 +96,6 @@ def deal_deck(rules: np.ndarray, seed: int, deal: int) -> tuple[np.ndarray, int]
     """The deck (card ints, first dealt first) of deal `deal` of `seed`, and its reshuffles."""
     if seed < 0 or deal < 0:
         raise ValueError("seed and deal must not be negative")
-    deck = np.empty(104, dtype=np.int16)
+    deck = np.empty(DECK_SIZE, dtype=np.int16)
     reshuffles = shuffled_deck(rules, seed, deal, np.zeros(1, dtype=np.uint64), deck)
     return deck, int(reshuffles)

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
     from .games import Game
     from .policies import PolicySpec
-    from .simulate import Playthrough
+    from .simulate import DealInPlay, Playthrough
 
 
 @dataclass
@@ -320,31 +320,33 @@ def play_deal(game: str | Game, policy: str | PolicySpec, seed: int = 0, deal: i
     return play(game, spec, [int(c) for c in deck], seed, deal, reshuffles)
 
 
+def deal_in_play(game: str | Game, seed: int = 0, deal: int = 0) -> DealInPlay:
+    """Deal `deal` of `seed`, laid out, to step through by hand: ``.observation()`` (what the
+    player sees, its ``legal_moves`` included), ``.play(move)`` (a legal move as text; the card
+    moved), ``.end()`` (ONGOING, or the end code once the game is over). play_deal and
+    positions step through deals the same way."""
+    from .deals import deal_deck
+    from .simulate import DealInPlay
+
+    game = _game(game)
+    deck, reshuffles = deal_deck(game.array, seed, deal)
+    return DealInPlay(game, deck, reshuffles)
+
+
 def positions(playthrough: Playthrough) -> list[str]:
     """The position before the first move and after every move of a playthrough, as text
     drawn from what the player sees (``##`` for a hidden card), as `simstats play --show`
     prints them: ``positions(p)[k]`` is the position after k moves.
     """
-    import numpy as np
-
-    from .engine.moves import apply_move, lay_out
-    from .engine.notation import parse_move
-    from .engine.observe import Observation, blank_observation, observe
-    from .engine.state import RESHUFFLES, new_state
     from .render import render
+    from .simulate import DealInPlay
 
-    game = _game(playthrough.game)
-    rules = game.array
-    state, obs = new_state(), blank_observation()
-    lay_out(state, rules, np.asarray(playthrough.deck, dtype=np.int16))
-    if playthrough.outcome is not None:
-        state[RESHUFFLES] = playthrough.outcome.reshuffles
-    texts = []
-    for move in [None, *(m for m, _ in playthrough.moves)]:
-        if move is not None:
-            apply_move(state, rules, parse_move(move))
-        observe(state, rules, obs)
-        texts.append(render(Observation(game.id, rules, obs.copy())))
+    table = DealInPlay(_game(playthrough.game), playthrough.deck,
+                       playthrough.outcome.reshuffles if playthrough.outcome else 0)
+    texts = [render(table.observation())]
+    for move, _ in playthrough.moves:
+        table.play(move)
+        texts.append(render(table.observation()))
     return texts
 
 

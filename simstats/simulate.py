@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .cards import card_text, deck_text
+from .cards import DECK_SIZE, card_text, deck_text
 from .deals import policy_salt, shuffled_deck, start_stream
 from .engine import RULES_VERSION
 from .engine.moves import apply_move, foundation_cards, is_legal, lay_out, status
@@ -127,6 +127,36 @@ def start_policy(policy, spec: PolicySpec, game: Game, seed: int, deal: int) -> 
         policy.reset(game.id, rng)
 
 
+class DealInPlay:
+    """A deal being played move by move: the one way Python code steps through a deal
+    (play_deck, the notebook's positions, `simstats play --show`). It keeps the state to itself
+    and hands out only what the player sees."""
+
+    def __init__(self, game: Game, deck, reshuffles: int = 0):
+        self.game = game
+        self._state = new_state()
+        lay_out(self._state, game.array, np.asarray(deck, dtype=np.int16))
+        self._state[RESHUFFLES] = reshuffles
+        self._obs = blank_observation()
+
+    def end(self) -> int:
+        """The game's `end` code (engine/state.py), or ONGOING while it goes on."""
+        return int(status(self._state, self.game.array))
+
+    def observation(self) -> Observation:
+        """What the player sees now, legal moves included."""
+        observe(self._state, self.game.array, self._obs)
+        return Observation(self.game.id, self.game.array, self._obs.copy())
+
+    def play(self, move: str) -> str | None:
+        """Make a legal move (text); the card it moved, or None for deal and redeal."""
+        card = apply_move(self._state, self.game.array, parse_move(move))
+        return card_text(int(card)) if card >= 0 else None
+
+    def outcome(self, end: int) -> Outcome:
+        return _outcome(self._state, end)
+
+
 def play_deck(
     game: Game,
     spec: PolicySpec,
@@ -138,21 +168,16 @@ def play_deck(
     on_move: Callable[[str, str | None, Observation], None] | None = None,
 ) -> Playthrough:
     """Play one deck move by move with any policy; `on_move` sees each move and the view after."""
-    rules = game.array
-    state = new_state()
-    lay_out(state, rules, np.asarray(deck, dtype=np.int16))
-    state[RESHUFFLES] = reshuffles
+    table = DealInPlay(game, deck, reshuffles)
     policy = spec.make() if policy is None else policy
     start_policy(policy, spec, game, seed, 0 if deal is None else deal)
     play = Playthrough(game.id, spec.name, [int(c) for c in deck], seed, deal)
-    obs_array = blank_observation()
     where = f"policy {spec.name!r} in {game.id}" + ("" if deal is None else f", deal {deal}")
     while True:
-        end = status(state, rules)
+        end = table.end()
         if end != ONGOING:
             break
-        observe(state, rules, obs_array)
-        obs = Observation(game.id, rules, obs_array.copy())
+        obs = table.observation()
         try:
             choice = policy.choose(obs)
         except PolicyError:
@@ -164,12 +189,10 @@ def play_deck(
             break
         if not isinstance(choice, str) or choice not in obs.legal_moves:
             raise PolicyError(f"{where} chose {choice!r}, which is not a legal move")
-        card = apply_move(state, rules, parse_move(choice))
-        play.moves.append((choice, card_text(int(card)) if card >= 0 else None))
+        play.moves.append((choice, table.play(choice)))
         if on_move is not None:
-            observe(state, rules, obs_array)
-            on_move(choice, play.moves[-1][1], Observation(game.id, rules, obs_array.copy()))
-    play.outcome = _outcome(state, end)
+            on_move(choice, play.moves[-1][1], table.observation())
+    play.outcome = table.outcome(end)
     return play
 
 
@@ -336,7 +359,7 @@ def run_compiled(game: Game, spec: PolicySpec, seed: int, first_deal: int, count
     loop = compiled_loop(spec, on_compile)
     memory, memory_bytes, reset = code.new_memory()
     obs = blank_observation()
-    work = (new_state(), new_view(obs, game.array), np.empty(104, dtype=np.int16),
+    work = (new_state(), new_view(obs, game.array), np.empty(DECK_SIZE, dtype=np.int16),
             np.zeros(1, dtype=np.uint64), np.zeros(1, dtype=np.uint64), memory, memory_bytes,
             reset)
     args = (game.array, code.params(), code.oracle_budget(), policy_salt(spec.name), seed)

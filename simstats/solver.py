@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .cards import DECK_SIZE, card_rank, card_suit
 from .engine import rules as R
 from .engine.moves import (
     apply_move,
@@ -228,7 +229,7 @@ def safe_when_nothing_builds_on(pos, rules):
         card = pile_top(pos, src)
         if card < 0:
             continue
-        rank, suit = card % 13, card // 13
+        rank, suit = card_rank(card), card_suit(card)
         red = suit == 1 or suit == 2
         nothing_builds = True
         if rank >= 2:
@@ -255,7 +256,7 @@ def safe_move(pos, rules, eager):
             card = pile_top(pos, src)
             if card < 0:
                 continue
-            for f in (card // 13, card // 13 + 4):
+            for f in (card_suit(card), card_suit(card) + 4):
                 if fits_foundation(pos, rules, card, f):
                     return src * N_PLACES + FOUNDATION_PLACE + f
         return -1
@@ -267,9 +268,9 @@ def safe_move(pos, rules, eager):
     last = TABLEAU + rules[R.N_COLUMNS] if columns_settled else TABLEAU
     for src in range(last):
         card = pile_top(pos, src)
-        if card < 0 or suit_home(pos, card // 13) < 14:
+        if card < 0 or suit_home(pos, card_suit(card)) < 14:
             continue
-        for f in (card // 13, card // 13 + 4):
+        for f in (card_suit(card), card_suit(card) + 4):
             if fits_foundation(pos, rules, card, f):
                 return src * N_PLACES + FOUNDATION_PLACE + f
     return -1
@@ -291,10 +292,10 @@ def play_safe_moves(pos, rules, eager, line, length):
 @jit_inline
 def goes_home(pos, rules, card):
     """Whether `card` could go home now (directly, or by a transfer play)."""
-    if rules[R.TRANSFERS] and suit_home(pos, card // 13) == 13:
+    if rules[R.TRANSFERS] and suit_home(pos, card_suit(card)) == 13:
         return True
-    return fits_foundation(pos, rules, card, card // 13) or fits_foundation(
-        pos, rules, card, card // 13 + 4)
+    return fits_foundation(pos, rules, card, card_suit(card)) or fits_foundation(
+        pos, rules, card, card_suit(card) + 4)
 
 
 @jit_inline
@@ -344,7 +345,8 @@ def candidates(pos, rules, scratch, out, info):
         card = pile_top(pos, src)
         if card < 0 or kept + 12 > MAX_CANDIDATES:
             continue
-        for f in (card // 13, card // 13 + 4):  # fits both piles of its suit: the first will do
+        # a card that fits both piles of its suit: the first will do
+        for f in (card_suit(card), card_suit(card) + 4):
             if can_place(pos, rules, card, src, FOUNDATION_PLACE + f):
                 out[kept] = src * N_PLACES + FOUNDATION_PLACE + f
                 kept += 1
@@ -369,10 +371,10 @@ def candidates(pos, rules, scratch, out, info):
     if rules[R.TRANSFERS]:
         for src in range(TABLEAU + rules[R.N_COLUMNS]):
             card = pile_top(pos, src)
-            if card < 0 or suit_home(pos, card // 13) != 13 or kept >= MAX_CANDIDATES:
+            if card < 0 or suit_home(pos, card_suit(card)) != 13 or kept >= MAX_CANDIDATES:
                 continue
-            if not (fits_foundation(pos, rules, card, card // 13)
-                    or fits_foundation(pos, rules, card, card // 13 + 4)):
+            if not (fits_foundation(pos, rules, card, card_suit(card))
+                    or fits_foundation(pos, rules, card, card_suit(card) + 4)):
                 out[kept] = TRANSFER_PLAY + src
                 kept += 1
     # insertion sort by rank, stable: few moves, and the order decides the search's speed
@@ -408,7 +410,7 @@ def make_move(pos, rules, move, line, length):
         return length + 1
     src = move - TRANSFER_PLAY
     card = pile_top(pos, src)
-    suit, rank = card // 13, card % 13
+    suit, rank = card_suit(card), card_rank(card)
     up, down = FOUNDATION_PLACE + suit, FOUNDATION_PLACE + suit + 4
     # the up pile holds ranks below its count, the down pile the rest: move the boundary to rank
     while pos[FOUNDATIONS + suit] > rank and length < MAX_LINE:
@@ -460,7 +462,7 @@ def solve(start, rules, budget, moves_left, eager, work):
     copy_position(start, root)
     length = play_safe_moves(root, rules, eager, line, 0)
     keep_best(root, line, length, best, info)
-    if foundation_cards(root) == 104:
+    if foundation_cards(root) == DECK_SIZE:
         info[LINE_LENGTH] = length
         return SEARCH_WON if length <= limit else SEARCH_UNDECIDED
     first_visit(keys, stamps, stamp, fingerprint(root, rules))
@@ -483,7 +485,7 @@ def solve(start, rules, budget, moves_left, eager, work):
         copy_position(positions[level], child)
         length = make_move(child, rules, move, line, length)
         length = play_safe_moves(child, rules, eager, line, length)
-        if foundation_cards(child) == 104:
+        if foundation_cards(child) == DECK_SIZE:
             if length <= limit:
                 info[LINE_LENGTH] = length
                 return SEARCH_WON

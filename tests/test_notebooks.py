@@ -168,6 +168,18 @@ def test_positions_and_where_two_policies_part_ways():
     assert all("##" in text for text in hidden)
 
 
+def test_a_deal_stepped_by_hand_is_the_deal_a_policy_plays():
+    played = simstats.play_deal("tournament", "dig", seed=SEED, deal=5)
+    table = simstats.deal_in_play("tournament", seed=SEED, deal=5)
+    for move, card in played.moves:
+        assert move in table.observation().legal_moves
+        assert table.play(move) == card
+    assert table.end() != -1  # over: won, no moves or the move limit, as the policy found
+    assert table.outcome(table.end()) == played.outcome
+    hidden = simstats.deal_in_play("napoleons-flank", seed=SEED, deal=5).observation()
+    assert all(column[:-1] == (None,) * (len(column) - 1) for column in hidden.tableau)
+
+
 def test_play_run_replays_the_first_deals_of_a_run(run, tmp_path):
     small = simstats.play_run(400, game=list(GAMES), policy=list(POLICIES), seed=SEED,
                               out=tmp_path / "small", workers=1)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..cards import DECK_SIZE, card_rank, card_suit, is_red
 from ..jit import jit, jit_inline
 from . import rules as R
 from .state import (
@@ -85,12 +86,12 @@ def foundation_top(s, rules, f):
 @jit_inline
 def fits_foundation(s, rules, card, f):
     """In suit; an up foundation takes the next rank from the ace, a down one from the king."""
-    if card // 13 != f % 4:
+    if card_suit(card) != f % 4:
         return False
     n = s[FOUNDATIONS + f]
     if is_down_foundation(rules, f):
-        return card % 13 == 12 - n
-    return card % 13 == n
+        return card_rank(card) == 12 - n
+    return card_rank(card) == n
 
 
 @jit_inline
@@ -98,11 +99,9 @@ def fits_column(rules, card, under):
     """Whether `card` may be built on `under` in the tableau."""
     build = rules[R.BUILD]
     if build == R.BUILD_SUIT_UP_OR_DOWN:
-        return card // 13 == under // 13 and abs(card % 13 - under % 13) == 1
+        return card_suit(card) == card_suit(under) and abs(card_rank(card) - card_rank(under)) == 1
     if build == R.BUILD_DOWN_ALTERNATE_COLOUR:
-        red = card // 13 == 1 or card // 13 == 2
-        under_red = under // 13 == 1 or under // 13 == 2
-        return red != under_red and card % 13 == under % 13 - 1
+        return is_red(card) != is_red(under) and card_rank(card) == card_rank(under) - 1
     return False
 
 
@@ -273,11 +272,11 @@ def reset(s):
 
 @jit
 def lay_out(s, rules, deck):
-    """The opening layout of a 104-card deck, deck[0] dealt first."""
+    """The opening layout of a deck (DECK_SIZE cards), deck[0] dealt first."""
     reset(s)
-    for i in range(104):
+    for i in range(DECK_SIZE):
         s[STOCK * CAPACITY + i] = deck[103 - i]  # the stock's top is its last card
-    s[LENGTHS + STOCK] = 104
+    s[LENGTHS + STOCK] = DECK_SIZE
     first_row = TABLEAU if rules[R.FIRST_ROW_TO_TABLEAU] else RESERVE
     deal_round(s, first_row, 8, 1, False)
     deal(s, rules)
@@ -289,7 +288,7 @@ def needs_reshuffle(rules, deck):
     if not rules[R.NEEDS_ACE_OR_KING]:
         return False
     for i in range(8):
-        rank = deck[i] % 13
+        rank = card_rank(deck[i])
         if rank == 0 or rank == 12:
             return False
     return True
@@ -345,7 +344,7 @@ def apply_move(s, rules, move):
 @jit_inline
 def status(s, rules):
     """The `end` code if the game is over (won, no_moves, move_limit), else ONGOING."""
-    if foundation_cards(s) == 104:
+    if foundation_cards(s) == DECK_SIZE:
         return WON
     if not has_legal_move(s, rules):
         return NO_MOVES

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-CAPACITY = 104
+CAPACITY = 104  # a pile can hold every card of the deck (cards.DECK_SIZE; kept literal so
+# that reading the layout loads no compiled code)
 RESERVE = 0  # piles 0..7
 TABLEAU = 8  # piles 8..15
 STOCK = 16

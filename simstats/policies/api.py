@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 import numba
 import numpy as np
 
-from ..cards import HIDDEN
+from ..cards import HIDDEN, card_rank, card_suit, is_red
 from ..deals import below, next_u64
 from ..engine import moves as engine
 from ..engine import rules as R
@@ -96,20 +96,19 @@ def rules_array(view):
 @jit_inline
 def rank(card):
     """1 (ace) to 13 (king)."""
-    return card % 13 + 1
+    return card_rank(card) + 1
 
 
 @jit_inline
 def suit(card):
     """CLUBS, DIAMONDS, HEARTS or SPADES."""
-    return card // 13
+    return card_suit(card)
 
 
 @jit_inline
 def colour(card):
     """RED or BLACK."""
-    s = card // 13
-    return RED if s == DIAMONDS or s == HEARTS else BLACK
+    return RED if is_red(card) else BLACK
 
 
 @jit_inline

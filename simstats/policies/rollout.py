@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import HIDDEN
+from ..cards import DECK_SIZE, HIDDEN
 from ..deals import below
 from ..engine.moves import (
     apply_move,
@@ -190,7 +190,7 @@ def playout(pos, rules, base, horizon, stream, positions, buffer):
         if base == BASE_RANDOM:
             if status(pos, rules) != ONGOING:
                 break
-        elif foundation_cards(pos) == 104 or pos[MOVES] >= MOVE_LIMIT:
+        elif foundation_cards(pos) == DECK_SIZE or pos[MOVES] >= MOVE_LIMIT:
             break  # the deterministic bases stop by themselves when no move is left
         observe(pos, rules, view)
         move = base_choice(base, view, rules, stream, positions, buffer)

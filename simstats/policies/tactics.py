@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import HIDDEN
+from ..cards import HIDDEN, card_rank, card_suit
 from ..engine import rules as R
 from ..engine.moves import (
     apply_move,
@@ -138,7 +138,7 @@ def first_foundation_move(pos, rules):
         card = visible_top(pos, rules, src)
         if card < 0:
             continue
-        for dst in (FOUNDATION_PLACE + card // 13, FOUNDATION_PLACE + card // 13 + 4):
+        for dst in (FOUNDATION_PLACE + card_suit(card), FOUNDATION_PLACE + card_suit(card) + 4):
             if can_place(pos, rules, card, src, dst):
                 return src * N_PLACES + dst
     return NO_MOVE
@@ -176,14 +176,14 @@ def needed_rank(pos, rules, f):
 def cards_before(pos, rules, card):
     """How many cards must go home before `card` fits a foundation of its suit (13: never)."""
     fewest = 13
-    for f in (card // 13, card // 13 + 4):
+    for f in (card_suit(card), card_suit(card) + 4):
         need = needed_rank(pos, rules, f)
         if need < 0:
             continue
         if f >= 4 and rules[R.DOWN_FOUNDATIONS]:
-            gap = need - card % 13
+            gap = need - card_rank(card)
         else:
-            gap = card % 13 - need
+            gap = card_rank(card) - need
         if 0 <= gap < fewest:
             fewest = gap
     return fewest
@@ -215,12 +215,12 @@ def evaluate(pos, rules, weights, work):
         card = visible_top(pos, rules, src)
         if card < 0:
             continue
-        for f in (card // 13, card // 13 + 4):
+        for f in (card_suit(card), card_suit(card) + 4):
             need = needed_rank(pos, rules, f)
             if need < 0:
                 continue
             step = 1 if f < 4 or not rules[R.DOWN_FOUNDATIONS] else -1
-            if card % 13 == need + step:
+            if card_rank(card) == need + step:
                 score += weights.near
                 break
     # digging: for each foundation, the cards above the shallowest visible card it needs
@@ -237,7 +237,7 @@ def evaluate(pos, rules, weights, work):
                 card = pos[base + k]
                 if card == HIDDEN:
                     continue
-                suit, rank, above = card // 13, card % 13, n - 1 - k
+                suit, rank, above = card_suit(card), card_rank(card), n - 1 - k
                 if work[suit] == rank and above < work[8 + suit]:
                     work[8 + suit] = above
                 if work[suit + 4] == rank and above < work[12 + suit]:
@@ -262,7 +262,7 @@ def play_home(pos, rules):
 
 @jit_inline
 def fits_any_foundation(pos, rules, card):
-    for f in (card // 13, card // 13 + 4):
+    for f in (card_suit(card), card_suit(card) + 4):
         if fits_foundation(pos, rules, card, f):
             return True
     return False

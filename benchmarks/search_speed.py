@@ -1,0 +1,134 @@
+"""The exact search's speed, old and new side by side on the same positions.
+
+    python benchmarks/search_speed.py --before <commit> [--deals 12] [--budget 300000]
+
+For each game with a perfect-information search, the opening positions of deals 0.. of seed 0
+(every card known, as the oracle sees them) are searched with a fixed budget, once by the
+search of `--before` (checked out into a temporary git worktree and run in a subprocess, so
+both use their own package) and once by this checkout's. Both run the exact search (no eager
+plays, no restarts) and then the oracle's full verdict (solve_position). Reported: positions a
+second, seconds, verdicts, and whether both searches agree move for move on every line (the
+same fixed move order must give the same results). Figures go to benchmarks/search_speed.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Runs in either checkout: only names both searches share.
+MEASURE = r'''
+import json, sys, time
+import numpy as np
+from simstats.deals import deal_deck
+from simstats.engine.moves import lay_out
+from simstats.engine.state import MOVES, MOVE_LIMIT, new_state
+from simstats.games import get_game
+from simstats import solver as S
+
+games, deals, budget, exact_repeats = json.loads(sys.argv[1])
+WON = getattr(S, "SEARCH_WON", getattr(S, "WON", 1))
+out = []
+for game_id in games:
+    game = get_game(game_id)
+    bits = S.table_bits_for(budget)
+    work = S.search_buffers(table_bits=bits)
+    starts = []
+    for deal in range(deals):
+        deck, _ = deal_deck(game.array, 0, deal)
+        state = new_state()
+        lay_out(state, game.array, deck)
+        starts.append(state)
+    S.solve(starts[0], game.array, 1000, MOVE_LIMIT, False, work)  # compile first
+    for kind in ("exact", "oracle"):
+        best = None
+        for _ in range(exact_repeats):
+            rows, nodes, began = [], 0, time.perf_counter()
+            for start in starts:
+                if kind == "exact":
+                    verdict = S.solve(start, game.array, budget, MOVE_LIMIT, False, work)
+                else:
+                    verdict = S.solve_position(start, game.array, budget, work)
+                info = work[S.INFO_BUFFER]
+                searched = int(info[S.NODES])
+                nodes += searched
+                line = (work[S.LINE_BUFFER][: info[S.LINE_LENGTH]] if verdict == WON
+                        else work[S.BEST_BUFFER][: info[S.BEST_LENGTH]])
+                rows.append([int(verdict), searched, [int(m) for m in line]])
+            seconds = time.perf_counter() - began
+            if best is None or seconds < best[0]:
+                best = (seconds, nodes, rows)
+        out.append({"game": game_id, "kind": kind, "seconds": best[0], "nodes": best[1],
+                    "rows": best[2]})
+print(json.dumps(out))
+'''
+
+
+def measure(package_root: Path, games, deals, budget, repeats) -> list[dict]:
+    env = {**os.environ, "PYTHONPATH": str(package_root)}
+    done = subprocess.run([sys.executable, "-c", MEASURE, json.dumps([games, deals, budget,
+                                                                        repeats])],
+                          cwd=package_root, env=env, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", required=True, help="commit of the old search")
+    parser.add_argument("--deals", type=int, default=12)
+    parser.add_argument("--budget", type=float, default=300_000)
+    parser.add_argument("--repeats", type=int, default=2, help="best of this many timings")
+    parser.add_argument("--games", default="tournament,cicely,kingsdown-eights")
+    parser.add_argument("--out", default=str(ROOT / "benchmarks" / "search_speed.md"))
+    args = parser.parse_args()
+    games = args.games.split(",")
+    with tempfile.TemporaryDirectory() as scratch:
+        old_root = Path(scratch) / "before"
+        subprocess.run(["git", "worktree", "add", "--detach", str(old_root), args.before],
+                       cwd=ROOT, check=True, capture_output=True)
+        try:
+            before = measure(old_root, games, args.deals, int(args.budget), args.repeats)
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(old_root)], cwd=ROOT,
+                           check=False, capture_output=True)
+    after = measure(ROOT, games, args.deals, int(args.budget), args.repeats)
+    lines = [
+        "# The exact search, before and after (benchmarks/search_speed.py)",
+        "",
+        f"    python benchmarks/search_speed.py --before {args.before} --deals {args.deals} "
+        f"--budget {int(args.budget)}",
+        "",
+        f"Opening positions of deals 0-{args.deals - 1} (seed 0), every card known; budget "
+        f"{int(args.budget):,} positions a deal; one core, best of {args.repeats}. *exact*: "
+        "one search in the fixed move order that can prove a loss; *oracle*: the oracle's "
+        "whole verdict (eager searches, restarts, then the exact one).",
+        "",
+        "| game | search | positions a second before | after | speed-up | verdicts before "
+        "(won/lost/undecided) | after | same lines |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for old, new in zip(before, after, strict=True):
+        rate_old = old["nodes"] / old["seconds"]
+        rate_new = new["nodes"] / new["seconds"]
+
+        def verdicts(result):
+            counts = [sum(1 for r in result["rows"] if r[0] == v) for v in (1, 0, 2)]
+            return "/".join(str(c) for c in counts)
+
+        same = sum(1 for a, b in zip(old["rows"], new["rows"], strict=True) if a == b)
+        lines.append(f"| {old['game']} | {old['kind']} | {rate_old:,.0f} | {rate_new:,.0f} | "
+                     f"{rate_new / rate_old:.2f}x | {verdicts(old)} | {verdicts(new)} | "
+                     f"{same} of {len(old['rows'])} |")
+    Path(args.out).write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
