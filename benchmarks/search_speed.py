@@ -47,6 +47,7 @@ for game_id in games:
         lay_out(state, game.array, deck)
         starts.append(state)
     S.solve(starts[0], game.array, 1000, MOVE_LIMIT, False, work)  # compile first
+    S.solve_position(starts[0], game.array, 1000, work)
     for kind in ("exact", "oracle"):
         best = None
         for _ in range(exact_repeats):

@@ -5,9 +5,12 @@ fair `solver` policy once nothing that matters is hidden (its observation, with 
 stock rebuilt by the rules from the columns it sees), and by the `oracle`, which reads the
 state, stock order included, and is a perfect-information bound rather than a player.
 
-- A transposition table of position fingerprints: a position is expanded once per search, so
-  an exhausted search proves that no line wins. Reserve cells are one place, so their order is
-  left out of the fingerprint.
+- A transposition table of position fingerprints: a position is expanded once per search, so an
+  exhausted search proves that no line wins. Reserve cells are one place, so their order is left
+  out of the fingerprint. The table never fills: when a fingerprint finds no free slot, it takes
+  the slot of a deeper position (first_visit), which is then searched again if met again (time,
+  never a wrong proof). Its size follows the budget up to 2**MAX_TABLE_BITS entries. The
+  fingerprint is kept per level from the piles' hashes, rehashing only the piles a move touched.
 - Move order: plays home; digs that reach a card that can go home, shallowest first; deal or
   redeal; builds; other fills. In Kingsdown Eights a deal buries every reserve pile, so it
   comes last (measured: it turned most of the deals the oracle left undecided into wins).
@@ -29,7 +32,7 @@ state, stock order included, and is a perfect-information bound rather than a pl
   column only to the first one; a card that fits both foundations of its suit goes to the first
   (the two results are one transfer apart).
 - A node budget. The result is SEARCH_WON (the line), SEARCH_LOST (every line tried; the line
-  reaching the most cards home is kept) or SEARCH_UNDECIDED (budget or table spent). These are
+  reaching the most cards home is kept) or SEARCH_UNDECIDED (budget spent). These are
   the search's own codes, apart from a game's `end` codes (engine/state.py).
 """
 
@@ -57,6 +60,7 @@ from .engine.state import (
     MAX_LEGAL_MOVES,
     MOVE_LIMIT,
     MOVES,
+    N_PILES,
     N_PLACES,
     REDEAL,
     REDEALS,
@@ -76,7 +80,10 @@ MAX_LINE = MOVE_LIMIT
 MAX_CANDIDATES = 256
 TRANSFER_PLAY = 1 << 20  # + source place: the transfers a card needs to go home, then the card
 JITTER = 600  # a restart's rank noise: enough to swap neighbouring kinds of move (measured)
-TABLE_BITS = 21
+TABLE_BITS = 21  # the default table: 2 million entries
+MIN_TABLE_BITS = 12
+MAX_TABLE_BITS = 24  # 16.8 million entries of 16 bytes: the table stays within 256 MB
+TABLE_PROBES = 64
 
 # Slots of the search's int64 `info` array.
 STAMP = 0  # which search the table entries belong to
@@ -91,20 +98,23 @@ N_INFO = 7
 # Where the search's results are in its working memory (search_buffers).
 LINE_BUFFER = 4
 BEST_BUFFER = 5
-INFO_BUFFER = 9
+INFO_BUFFER = 8
 
 
 def table_bits_for(budget: int) -> int:
-    """A table big enough for solve_position's exact search, which may get almost all of
-    `budget` (when the eager searches run out of lines early); it fills up at about 60%."""
-    bits = TABLE_BITS
-    while (1 << bits) * 0.55 < budget:
+    """The smallest table for a search of `budget` positions (solve_position's exact search
+    may get almost all of it) that stays at most 55% full, so that no entry is ever replaced;
+    never more than 2**MAX_TABLE_BITS entries (past that, entries are replaced: first_visit).
+    A table no bigger than needed stays in the processor's caches: a small search runs faster
+    in a small table."""
+    bits = MIN_TABLE_BITS
+    while (1 << bits) * 0.55 < budget and bits < MAX_TABLE_BITS:
         bits += 1
     return bits
 
 
 def search_arrays(small: bool = False, table_bits: int = TABLE_BITS) -> list[tuple]:
-    """(name, dtype, shape) of each array of a searcher's working memory (about 20 MB + 12
+    """(name, dtype, shape) of each array of a searcher's working memory (about 20 MB + 16
     bytes per table entry), in the order of the `work` tuple the search takes. `small`: arrays
     of the same types holding nothing, for callers that never search. The table holds
     2**table_bits fingerprints."""
@@ -116,10 +126,11 @@ def search_arrays(small: bool = False, table_bits: int = TABLE_BITS) -> list[tup
         ("search_line_at", np.int64, (levels + 1,)),  # where each level's moves start in `line`
         ("search_line", np.int64, (line,)),  # the line being searched
         ("search_best", np.int64, (line,)),  # the line with the most cards home
-        ("search_keys", np.int64, (table,)),  # fingerprints seen
-        ("search_stamps", np.int32, (table,)),  # the search (STAMP) that saw each
+        # the table: per entry a fingerprint, and the search (STAMP) that met it << 16 | the level
+        ("search_table", np.int64, (table, 2)),
         ("search_scratch", np.int64, (2 * MAX_LEGAL_MOVES,)),  # legal moves, candidates' ranks
         ("search_info", np.int64, (N_INFO,)),
+        ("search_pile_hashes", np.int64, (levels, N_PILES)),  # pile_hash of each level's piles
     ]
 
 
@@ -134,8 +145,8 @@ def search_buffers(small: bool = False, table_bits: int = TABLE_BITS) -> tuple:
 def search_work(record):
     """The `work` tuple of a searcher whose arrays are fields of a record (search_arrays)."""
     return (record.search_positions, record.search_moves, record.search_cursors,
-            record.search_line_at, record.search_line, record.search_best, record.search_keys,
-            record.search_stamps, record.search_scratch, record.search_info)
+            record.search_line_at, record.search_line, record.search_best, record.search_table,
+            record.search_scratch, record.search_info, record.search_pile_hashes)
 
 
 @jit_inline
@@ -184,6 +195,11 @@ def fingerprint(pos, rules):
             columns += mix(pile_hash(pos, p))
         else:
             h = (h ^ pile_hash(pos, p) ^ p) * 1099511628211
+    return finish_fingerprint(pos, rules, h, cells, columns)
+
+
+@jit_inline
+def finish_fingerprint(pos, rules, h, cells, columns):
     h = (h ^ cells) * 1099511628211
     h = (h ^ columns) * 1099511628211
     for suit in range(4):
@@ -199,19 +215,77 @@ def fingerprint(pos, rules):
 
 
 @jit_inline
-def first_visit(keys, stamps, stamp, key):
-    """Add `key` to the table; False if this search saw it already. -1 if the table is full."""
-    mask = keys.shape[0] - 1
+def hash_piles(pos, hashes, touched):
+    """Bring `hashes` (pile_hash of every pile) up to date for the piles in bit mask `touched`."""
+    for p in range(N_PILES):
+        if (touched >> p) & 1:
+            hashes[p] = pile_hash(pos, p)
+
+
+@jit_inline
+def fingerprint_from(pos, rules, hashes):
+    """fingerprint(pos, rules) from the piles' hashes kept up to date (hash_piles): the same
+    value, without hashing the piles no move touched."""
+    h = 1469598103934665603
+    symmetric_columns = columns_interchangeable(pos, rules)
+    cells = 0
+    columns = 0
+    for p in range(STOCK + 1):
+        if p < TABLEAU and rules[R.RESERVE_CELLS]:
+            if pos[LENGTHS + p] > 0:
+                cells += mix(pos[p * CAPACITY] + 7919)
+        elif TABLEAU <= p < STOCK and symmetric_columns:
+            columns += mix(hashes[p])
+        else:
+            h = (h ^ hashes[p] ^ p) * 1099511628211
+    return finish_fingerprint(pos, rules, h, cells, columns)
+
+
+ALL_PILES = (1 << N_PILES) - 1
+
+
+@jit_inline
+def piles_touched(move):
+    """The piles a move may change, as a bit mask: its source and target, or every pile for a
+    deal or a redeal (a refill from the stock shows in the stock's length)."""
+    if move >= DEAL:
+        return ALL_PILES
+    src, dst = move // N_PLACES, move % N_PLACES
+    touched = 0
+    if src < STOCK:  # places below the foundations are piles of the same number
+        touched |= 1 << src
+    if dst < STOCK:
+        touched |= 1 << dst
+    return touched
+
+
+@jit_inline
+def first_visit(table, stamp, key, level):
+    """Add `key`, met at search level `level`, to the table: 0 if this search met it already,
+    else 1 (2 when it could not be kept). Probing finds the key or a free slot within
+    TABLE_PROBES slots; when all are taken, the deepest entry at least as deep as `level` makes
+    room (the cheapest subtree to search again). The table so never fills, and never forgets a
+    position on the path being searched (all shallower), so that path cannot loop. An entry is
+    16 bytes: one probe, one cache line."""
+    mask = table.shape[0] - 1
     slot = key & mask
-    for _ in range(64):
-        if stamps[slot] != stamp:
-            keys[slot] = key
-            stamps[slot] = stamp
+    victim, victim_level = -1, level - 1  # as deep as `level` or deeper: never an ancestor
+    for _ in range(TABLE_PROBES):
+        tag = table[slot, 1]
+        if tag >> 16 != stamp:
+            table[slot, 0] = key
+            table[slot, 1] = (stamp << 16) | level
             return 1
-        if keys[slot] == key:
+        if table[slot, 0] == key:
             return 0
+        if tag & 0xFFFF > victim_level:
+            victim, victim_level = slot, tag & 0xFFFF
         slot = (slot + 1) & mask
-    return -1
+    if victim < 0:
+        return 2
+    table[victim, 0] = key
+    table[victim, 1] = (stamp << 16) | level
+    return 1
 
 
 @jit_inline
@@ -446,10 +520,11 @@ def solve(start, rules, budget, moves_left, eager, work):
     most cards home is `best`.
     `eager` plays every card home at once: wins come sooner, but SEARCH_LOST then means only that no
     such line wins."""
-    positions, moves, cursors, line_at, line, best, keys, stamps, scratch, info = work
+    positions, moves, cursors, line_at, line, best, table, scratch, info, hashes = work
     info[STAMP] += 1
-    if info[STAMP] >= 2**31 - 1:  # stamps are int32: start again with a clean table
-        stamps[:] = 0
+    if info[STAMP] >= 2**31 - 1:  # stamps fill 31 bits: start again with a clean table
+        for slot in range(table.shape[0]):
+            table[slot, 1] = 0
         info[STAMP] = 1
     stamp = info[STAMP]
     info[NODES] = 0
@@ -465,7 +540,8 @@ def solve(start, rules, budget, moves_left, eager, work):
     if foundation_cards(root) == DECK_SIZE:
         info[LINE_LENGTH] = length
         return SEARCH_WON if length <= limit else SEARCH_UNDECIDED
-    first_visit(keys, stamps, stamp, fingerprint(root, rules))
+    hash_piles(root, hashes[0], ALL_PILES)
+    first_visit(table, stamp, fingerprint_from(root, rules, hashes[0]), 0)
     exact = True
     line_at[0] = length
     cursors[0, 0] = candidates(root, rules, scratch, moves[0], info)
@@ -481,8 +557,9 @@ def solve(start, rules, budget, moves_left, eager, work):
         if length >= limit:
             exact = False  # the move guard cuts this line: no proof either way
             continue
-        child = positions[level + 1]
-        copy_position(positions[level], child)
+        parent, child = positions[level], positions[level + 1]
+        copy_position(parent, child)
+        made = length
         length = make_move(child, rules, move, line, length)
         length = play_safe_moves(child, rules, eager, line, length)
         if foundation_cards(child) == DECK_SIZE:
@@ -491,12 +568,19 @@ def solve(start, rules, budget, moves_left, eager, work):
                 return SEARCH_WON
             exact = False
             continue
-        seen = first_visit(keys, stamps, stamp, fingerprint(child, rules))
+        touched = 0
+        for i in range(made, length):
+            touched |= piles_touched(line[i])
+        if child[LENGTHS + STOCK] != parent[LENGTHS + STOCK]:
+            touched |= 1 << STOCK
+        child_hashes = hashes[level + 1]
+        for p in range(N_PILES):
+            child_hashes[p] = hashes[level, p]
+        hash_piles(child, child_hashes, touched)
+        seen = first_visit(table, stamp, fingerprint_from(child, rules, child_hashes), level + 1)
         if seen == 0:
             continue
-        if seen < 0:
-            return SEARCH_UNDECIDED  # the table is full
-        info[FILLED] += 1
+        info[FILLED] += seen == 1
         keep_best(child, line, length, best, info)
         info[NODES] += 1
         if info[NODES] >= budget:

@@ -130,13 +130,17 @@ def test_the_oracle_counts_every_search_against_its_budget():
     assert info[ORDER_SEED] == 0  # the next search is in the plain order again
 
 
-def test_the_oracles_table_grows_with_its_budget():
-    from simstats.solver import TABLE_BITS, table_bits_for
+def test_the_oracles_table_grows_with_its_budget_up_to_a_bound():
+    from simstats.solver import MAX_TABLE_BITS, MIN_TABLE_BITS, search_arrays, table_bits_for
 
-    assert table_bits_for(50_000) == TABLE_BITS
-    for budget in (4_000_000, 10_000_000, 100_000_000):
+    assert table_bits_for(1_000) == MIN_TABLE_BITS
+    for budget in (25_000, 4_000_000, 8_000_000):
         bits = table_bits_for(budget)
         assert (1 << bits) * 0.55 >= budget > (1 << (bits - 1)) * 0.55
+    assert table_bits_for(100_000_000) == MAX_TABLE_BITS
+    biggest = sum(np.dtype(dtype).itemsize * np.prod(shape)
+                  for _, dtype, shape in search_arrays(False, MAX_TABLE_BITS))
+    assert biggest < 300 * 2**20  # a searcher's memory, whatever its budget
 
 
 def test_transfers_let_a_suit_with_13_home_take_any_rank(work):
@@ -235,6 +239,9 @@ def test_the_search_agrees_with_brute_force(work, game_id, data):
     assert result == (SEARCH_WON if expected else SEARCH_LOST)
     if result == SEARCH_WON:
         assert foundation_cards(replay(start, line_of(work, result), rules)) == 104
+    # a table of 16 entries, full at once: replacing entries costs time, never the verdict
+    tiny = search_buffers(table_bits=4)
+    assert solve(start, rules, 1_000_000, 2000, False, tiny) == result
 
 
 # --- whole deals: the oracle's lines and the fair solver

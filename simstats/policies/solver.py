@@ -38,6 +38,7 @@ from ..solver import (
     search_arrays,
     search_work,
     solve,
+    table_bits_for,
 )
 from . import api, lookahead
 
@@ -62,7 +63,10 @@ class Solver(api.CompiledPolicy):
 
     parameters = PARAMETERS
     memory = {**lookahead.MEMORY, "plan": api.array(np.int64, PLAN_SIZE)}
-    workspace = workspace()
+
+    @staticmethod
+    def workspace(values: dict) -> dict:
+        return workspace(table_bits_for(int(values["budget"])))
 
     @staticmethod
     def choose(view, params, memory, rng):
