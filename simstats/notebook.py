@@ -253,9 +253,10 @@ def compare(deals: pd.DataFrame, game: str, policy_a: str, policy_b: str,
 
 def plot_run(path: str | os.PathLike, folder: str | os.PathLike | None = None,
              redraw: bool = False) -> list[Path]:
-    """The PNG files of the report's plots of a run: win rates, cards home, the convergence of
-    the estimate, the game x policy heat map and any other the report draws (PNG and SVG side
-    by side), named by what they show (``png.stem``).
+    """The PNG files of the report's figures of a run, in the order of plots.FIGURES (strength,
+    strength against cost, the key comparisons, win rates, cards home, the convergence of the
+    estimate, the game x policy heat map; PNG and SVG side by side), named by what they show
+    (``png.stem``).
 
     The plots already in the run's plots/ are returned as they are; they are drawn from the
     per-deal table when some are missing, when `redraw` is true (say, for a run that has played
@@ -277,9 +278,12 @@ def plot_run(path: str | os.PathLike, folder: str | os.PathLike | None = None,
         finally:
             if matplotlib.get_backend() != backend:
                 _restore_backend(backend)
-    first = ("win_rates", "cards_home", "convergence", "heatmap")
+    from .plots import FIGURES
+
+    order = list(FIGURES)
     return sorted(target.glob("*.png"),
-                  key=lambda png: (first.index(png.stem) if png.stem in first else 9, png.stem))
+                  key=lambda png: (order.index(png.stem) if png.stem in order else len(order),
+                                   png.stem))
 
 
 def _restore_backend(backend: str) -> None:

@@ -120,6 +120,28 @@ class RunData:
     status: str
     files: dict = field(default_factory=dict)  # (game, policy) -> its chunk files, in order
     comparisons: pd.DataFrame | None = None
+    us_per_deal: dict = field(default_factory=dict)  # (game, policy) -> us a deal (us_per_deal)
+
+
+def us_per_deal(manifest: dict) -> dict[tuple[str, str], float]:
+    """(game, policy) -> microseconds a deal on one worker, from the run's own chunk timings
+    (manifest.json: each chunk's seconds and deals; chunks finished without timing are left
+    out). Chunk files are named after the game and the policy's index in the run's options."""
+    policies = manifest.get("options", {}).get("policies", [])
+    seconds: dict[tuple[str, str], float] = {}
+    deals: dict[tuple[str, str], int] = {}
+    for name, chunk in manifest.get("chunks", {}).items():
+        parts = name.split("--")
+        if "seconds" not in chunk or len(parts) < 3:
+            continue
+        game = parts[0].split("-", 1)[1]
+        index = int(parts[1].split("-", 1)[0])
+        if index >= len(policies):
+            continue
+        key = (game, policies[index])
+        seconds[key] = seconds.get(key, 0.0) + chunk["seconds"]
+        deals[key] = deals.get(key, 0) + chunk["deals"]
+    return {key: seconds[key] / deals[key] * 1e6 for key in seconds if deals[key]}
 
 
 def collect(run_dir: Path) -> RunData:
@@ -156,6 +178,7 @@ def collect(run_dir: Path) -> RunData:
         status, files,
     )
     data.comparisons = compare_all(data)
+    data.us_per_deal = us_per_deal(manifest)
     return data
 
 

@@ -16,6 +16,7 @@ from nbclient import NotebookClient
 
 import simstats
 from simstats.cli import main
+from simstats.plots import FIGURES
 from simstats.report import NotARun, collect
 from simstats.stats import mcnemar_exact_p
 
@@ -85,7 +86,9 @@ def test_load_run_without_deals_reads_the_written_summary(summary_only, run):
     assert loaded.games == run.games and loaded.seed == SEED
     assert simstats.summarize(summary_only).wins.tolist() == run.summary.wins.tolist()
     pngs = simstats.plot_run(summary_only)  # nothing to redraw: the plots already there
-    assert [p.stem for p in pngs][:4] == ["win_rates", "cards_home", "convergence", "heatmap"]
+    assert [p.stem for p in pngs] == [name for name in FIGURES
+                                      if (summary_only / "plots" / f"{name}.png").is_file()]
+    assert {"strength", "win_rates", "heatmap"} <= {p.stem for p in pngs}
 
 
 def test_load_run_refuses_a_folder_that_is_not_a_run(tmp_path):
@@ -190,9 +193,9 @@ def test_play_run_replays_the_first_deals_of_a_run(run, tmp_path):
 
 
 def test_plot_run_draws_the_report_plots(run_dir, tmp_path):
-    names = ["win_rates.png", "cards_home.png", "convergence.png", "heatmap.png"]
+    names = [f"{name}.png" for name in FIGURES if (run_dir / "plots" / f"{name}.png").is_file()]
     existing = simstats.plot_run(run_dir)  # the run's own plots, as the report drew them
-    assert existing[:4] == [run_dir / "plots" / name for name in names]
+    assert existing == [run_dir / "plots" / name for name in names]
     stamps = [p.stat().st_mtime_ns for p in existing]
     drawn = simstats.plot_run(run_dir, tmp_path / "plots")
     assert [p.name for p in drawn] == [p.name for p in existing]

@@ -69,7 +69,7 @@ def test_report_of_a_small_real_run(cli, tmp_path):
         for end in ("won", "no_moves", "resigned", "move_limit"):
             assert getattr(row, f"end_{end}") == (d.end == end).sum()
     assert "win rate (95% CI)" in (out / "summary.md").read_text()
-    for name in ("win_rates", "cards_home", "convergence", "heatmap"):
+    for name in ("strength", "strength_cost", "win_rates", "cards_home", "convergence", "heatmap"):
         for suffix in ("png", "svg"):
             assert (out / "plots" / f"{name}.{suffix}").stat().st_size > 5000
 
