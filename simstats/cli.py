@@ -354,7 +354,8 @@ def report(run_dir) -> None:
                        f"{error.strerror or error}") from None
     if data.status != "complete":
         click.echo(f"note: this run is {data.status}; the tables cover the deals finished so far")
-    click.echo(f"wrote summary.csv, summary.md and plots/ in {run_dir}")
+    click.echo(f"wrote summary.csv, comparisons.csv, summary.md, plots/ and report.html "
+               f"in {run_dir}")
 
 
 def main(argv: list[str] | None = None) -> None:

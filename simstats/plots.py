@@ -175,6 +175,7 @@ def comparisons_figure(data):
 
 
 def win_rates_figure(data):
+    """Every game and policy's win rate with its 95% Wilson interval, one row each."""
     plt = _pyplot()
     s = data.summary
     fig, ax = plt.subplots(figsize=(8, 0.9 + 0.45 * len(s)))
@@ -192,6 +193,7 @@ def win_rates_figure(data):
 
 
 def cards_home_figure(data):
+    """How many cards each policy got home, as the share of deals with at most so many (ECDF)."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(9, 5.5))
     for (game, policy), histogram in data.histograms.items():
@@ -207,6 +209,7 @@ def cards_home_figure(data):
 
 
 def convergence_figure(data):
+    """How the win-rate estimate and its 95% band settled as deals were played."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(9, 5.5))
     for (game, policy), points in data.convergence.items():
@@ -227,6 +230,7 @@ def convergence_figure(data):
 
 
 def heatmap_figure(data):
+    """Win rate for every game and policy, as a grid."""
     plt = _pyplot()
     table = data.summary.pivot(index="game", columns="policy", values="win_rate")
     games = _games(data.summary)

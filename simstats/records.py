@@ -95,16 +95,21 @@ def remove_partial_files(run_dir: Path) -> None:
         leftover.unlink(missing_ok=True)
 
 
-def write_json_atomically(path: Path, data: dict) -> None:
+def write_text_atomically(path: Path, text: str) -> None:
+    """Write a file under a dot-name and rename it: it appears whole or not at all."""
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump(data, out, indent=2)
-            out.write("\n")
+            out.write(text)
+        os.chmod(temporary, 0o644)  # readable like any file the run writes (mkstemp: 0o600)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def write_json_atomically(path: Path, data: dict) -> None:
+    write_text_atomically(path, json.dumps(data, indent=2) + "\n")
 
 
 def read_manifest(run_dir: Path) -> dict | None:

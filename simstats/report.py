@@ -13,8 +13,9 @@ import pyarrow.parquet as pq
 
 from .engine.state import END_NAMES, OUTCOME_COLUMNS
 from .games import GAMES, Game
-from .records import DEALS_DIR, read_manifest
+from .records import DEALS_DIR, read_manifest, write_text_atomically
 from .registry import is_oracle, policy_label
+from .report_page import report_page
 from .stats import (
     mcnemar_exact_p,
     paired_difference_interval,
@@ -258,9 +259,10 @@ def _markdown_table(frame: pd.DataFrame) -> str:
     return "\n".join([header, rule, *body])
 
 
-def summary_markdown(data: RunData) -> str:
+def summary_view(data: RunData) -> pd.DataFrame:
+    """The summary as the report shows it: one row per game and policy, as text."""
     s = data.summary
-    view = pd.DataFrame({
+    return pd.DataFrame({
         "game": s["game"], "policy": s["policy"].map(policy_label),
         "deals": s["games"].map("{:,}".format),
         "wins": s["wins"].map("{:,}".format),
@@ -273,6 +275,55 @@ def summary_markdown(data: RunData) -> str:
         ">= 52 home": s["share_52_home"].map("{:.2%}".format),
         "moves": s["mean_moves"].map("{:.1f}".format),
     })
+
+
+def comparisons_view(data: RunData) -> pd.DataFrame | None:
+    """The paired comparisons as the report shows them, as text; None when there are none."""
+    c = data.comparisons
+    if c is None or c.empty:
+        return None
+    return pd.DataFrame({
+        "comparison": c["comparison"],
+        "A": c["game_a"] + " / " + c["policy_a"].map(policy_label),
+        "B": c["game_b"] + " / " + c["policy_b"].map(policy_label),
+        "deals": c["deals"].map("{:,}".format),
+        "both / only A / only B / neither": [
+            f"{r.both:,} / {r.only_a:,} / {r.only_b:,} / {r.neither:,}"
+            for r in c.itertuples()],
+        "A - B (95% CI)": [f"{_pp(r.difference)} ({_pp(r.ci_low)} to {_pp(r.ci_high)})"
+                           for r in c.itertuples()],
+        "McNemar p": c["mcnemar_p"].map(lambda p: "< 1e-300" if p == 0 else f"{p:.3g}"),
+    })
+
+
+def comparisons_note(data: RunData) -> str:
+    return ("Each pair played the very same deals; the difference in win rate is in percentage "
+            "points with the Bonett-Price paired 95% interval, and the p-value is the exact "
+            "McNemar test on the deals only one of the two won."
+            + "".join(f" *{game.same_decks_comparison.capitalize()}* compares {base.title} "
+                      f"with {game.title} (the same decks)."
+                      for game, base in same_deck_pairs(list(dict.fromkeys(data.summary.game)))))
+
+
+def oracle_note(data: RunData) -> str | None:
+    s = data.summary
+    oracles = s[s.policy.map(is_oracle)]
+    if oracles.empty:
+        return None
+    unknown = ", ".join(f"{r.game} {r.end_unknown:,}" for r in oracles.itertuples())
+    return ("The *perfect-information oracle* is not a player: it reads the stock's order. Its "
+            "win rate is the share of deals known to be winnable; deals its search could not "
+            f"decide within the budget (unknown: {unknown}) are bracketed: its interval runs "
+            "from the Wilson lower bound with them all lost to the upper bound with them all "
+            "won.")
+
+
+SUMMARY_NOTE = ("Intervals are Wilson 95% score intervals. Every policy played the same deals "
+                "of each game (docs/rules.md section 11).")
+
+
+def summary_markdown(data: RunData) -> str:
+    view = summary_view(data)
     m = data.manifest
     lines = [
         "# Run summary",
@@ -282,48 +333,15 @@ def summary_markdown(data: RunData) -> str:
         "",
         _markdown_table(view),
         "",
-        "Intervals are Wilson 95% score intervals. Every policy played the same deals of each "
-        "game (docs/rules.md section 11).",
+        SUMMARY_NOTE,
         "",
     ]
-    oracles = s[s.policy.map(is_oracle)]
-    if not oracles.empty:
-        unknown = ", ".join(f"{r.game} {r.end_unknown:,}" for r in oracles.itertuples())
-        lines += [
-            "The *perfect-information oracle* is not a player: it reads the stock's order. Its "
-            "win rate is the share of deals known to be winnable; deals its search could not "
-            f"decide within the budget (unknown: {unknown}) are bracketed: its interval runs "
-            "from the Wilson lower bound with them all lost to the upper bound with them all "
-            "won.",
-            "",
-        ]
-    c = data.comparisons
-    if c is not None and not c.empty:
-        view = pd.DataFrame({
-            "comparison": c["comparison"],
-            "A": c["game_a"] + " / " + c["policy_a"].map(policy_label),
-            "B": c["game_b"] + " / " + c["policy_b"].map(policy_label),
-            "deals": c["deals"].map("{:,}".format),
-            "both / only A / only B / neither": [
-                f"{r.both:,} / {r.only_a:,} / {r.only_b:,} / {r.neither:,}"
-                for r in c.itertuples()],
-            "A - B (95% CI)": [f"{_pp(r.difference)} ({_pp(r.ci_low)} to {_pp(r.ci_high)})"
-                               for r in c.itertuples()],
-            "McNemar p": c["mcnemar_p"].map(lambda p: "< 1e-300" if p == 0 else f"{p:.3g}"),
-        })
-        lines += [
-            "## Paired comparisons",
-            "",
-            "Each pair played the very same deals; the difference in win rate is in percentage "
-            "points with the Bonett-Price paired 95% interval, and the p-value is the exact "
-            "McNemar test on the deals only one of the two won."
-            + "".join(f" *{game.same_decks_comparison.capitalize()}* compares {base.title} "
-                      f"with {game.title} (the same decks)."
-                      for game, base in same_deck_pairs(list(dict.fromkeys(s.game)))),
-            "",
-            _markdown_table(view),
-            "",
-        ]
+    if oracle_note(data):
+        lines += [oracle_note(data), ""]
+    comparisons = comparisons_view(data)
+    if comparisons is not None:
+        lines += ["## Paired comparisons", "", comparisons_note(data), "",
+                  _markdown_table(comparisons), ""]
     return "\n".join(lines)
 
 
@@ -339,7 +357,8 @@ def _pp(fraction: float) -> str:
 
 
 def write_report(run_dir: Path, plots: bool = True) -> RunData:
-    """Write summary.csv, summary.md and plots/ into the run folder."""
+    """Write summary.csv, comparisons.csv, summary.md, plots/ and report.html into the run
+    folder."""
     data = collect(run_dir)
     data.summary.to_csv(Path(run_dir) / "summary.csv", index=False)
     data.comparisons.to_csv(Path(run_dir) / "comparisons.csv", index=False)
@@ -348,4 +367,9 @@ def write_report(run_dir: Path, plots: bool = True) -> RunData:
         from .plots import plot_run
 
         plot_run(data, Path(run_dir) / "plots")
+    notes = {"summary": SUMMARY_NOTE, "oracle": oracle_note(data),
+             "comparisons": comparisons_note(data)}
+    page = report_page(data, Path(run_dir) / "plots", summary_view(data), comparisons_view(data),
+                       notes)
+    write_text_atomically(Path(run_dir) / "report.html", page)
     return data
