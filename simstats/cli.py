@@ -90,6 +90,20 @@ def _check_writable(path: str | None, what: str) -> None:
         raise BadInput(f"cannot write {what} {path}: permission denied or read-only")
 
 
+def _playthrough_page(game, played, everything: bool) -> str:
+    from .replay_page import playthrough_page
+
+    return playthrough_page(game, played, everything)
+
+
+def _write_page(path: str, make) -> None:
+    """Write a replay page; open it from disk in any browser."""
+    try:
+        _write_atomically(path, make())
+    except OSError as error:
+        raise BadInput(f"cannot write page {path!r}: {error.strerror or error}") from None
+
+
 def _write_trace(playthrough, trace_path: str) -> None:
     """The JSON Lines trace of a game (docs/rules.md section 10) to a file, or '-' for stdout."""
     from .simulate import trace
@@ -111,6 +125,7 @@ def _write_atomically(path: str, text: str) -> None:
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
+        os.chmod(temporary, 0o644)  # as readable as any file we write (mkstemp gives 0o600)
         os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
@@ -133,12 +148,14 @@ def cli() -> None:
               help="Policy name (see `simstats policies`).")
 @click.option("--trace", "trace_path", help="Write the JSON Lines trace here ('-' for stdout).")
 @click.option("--show", is_flag=True, help="Print the position after every move.")
-def play(game_name, deck_path, seed, deal, policy_name, trace_path, show) -> None:
+@click.option("--html", "html_path", help="Write a page that replays the deal move by move.")
+def play(game_name, deck_path, seed, deal, policy_name, trace_path, show, html_path) -> None:
     """Play one deal, from a deck file or from (seed, deal), and print its outcome."""
     from .render import render
     from .simulate import play_deck
 
     _check_writable(trace_path, "trace")
+    _check_writable(html_path, "page")
     game = _game(game_name)
     spec = _policy(policy_name)
     deck, reshuffles = _deck_to_play(game, deck_path, seed, deal)
@@ -162,6 +179,8 @@ def play(game_name, deck_path, seed, deal, policy_name, trace_path, show) -> Non
     outcome = played.outcome
     if trace_path is not None:
         _write_trace(played, trace_path)
+    if html_path is not None:
+        _write_page(html_path, lambda: _playthrough_page(game, played, False))
     where = f"deal {deal} of seed {seed}" if deal is not None else f"deck {deck_path}"
     echo(f"{game.id}, {spec.name}, {where}: " + ("won" if outcome.won else "not won"))
     echo(
@@ -239,7 +258,8 @@ class DealCount(click.ParamType):
 @click.option("--trace", "trace_path",
               help="Write the line played as a JSON Lines trace ('-' for stdout): the winning "
                    "line, else the one with the most cards home.")
-def solve(game_name, deck_path, seed, deal, budget, trace_path) -> None:
+@click.option("--html", "html_path", help="Write a page that replays the line played.")
+def solve(game_name, deck_path, seed, deal, budget, trace_path, html_path) -> None:
     """Solve one deal knowing every card, the stock's order included (a perfect-information
     oracle, not a player): won, lost (proven) or unknown (budget spent)."""
     import time
@@ -248,6 +268,7 @@ def solve(game_name, deck_path, seed, deal, budget, trace_path) -> None:
     from .solver import table_bits_for
 
     _check_writable(trace_path, "trace")
+    _check_writable(html_path, "page")
     game = _game(game_name)
     deck, reshuffles = _deck_to_play(game, deck_path, seed, deal)
     started = time.perf_counter()
@@ -256,6 +277,8 @@ def solve(game_name, deck_path, seed, deal, budget, trace_path) -> None:
     echo = click.echo if trace_path != "-" else (lambda text: click.echo(text, err=True))
     if trace_path is not None:
         _write_trace(solution.play, trace_path)
+    if html_path is not None:
+        _write_page(html_path, lambda: _playthrough_page(game, solution.play, True))
     outcome = solution.play.outcome
     where = f"deal {deal} of seed {seed}" if deal is not None else f"deck {deck_path}"
     detail = {
@@ -269,6 +292,23 @@ def solve(game_name, deck_path, seed, deal, budget, trace_path) -> None:
     echo(f"{game.id}, {where}: {solution.verdict} ({detail}; {seconds:.2f} s)")
 
 
+
+
+@cli.command()
+@click.argument("trace_path", metavar="TRACE")
+@click.option("--html", "html_path", required=True, help="The page to write.")
+def replay(trace_path, html_path) -> None:
+    """Write a page that replays a trace (docs/rules.md section 10) move by move, checking
+    every move against the rules."""
+    from .replay_page import TraceError, replay_trace
+
+    _check_writable(html_path, "page")
+    try:
+        page = replay_trace(Path(trace_path))
+    except TraceError as error:
+        raise BadInput(str(error)) from None
+    _write_page(html_path, lambda: page)
+    click.echo(f"wrote {html_path}")
 
 
 @cli.command()

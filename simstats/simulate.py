@@ -15,6 +15,7 @@ import numpy as np
 from .cards import DECK_SIZE, card_text, deck_text
 from .deals import policy_salt, shuffled_deck, start_stream
 from .engine import RULES_VERSION
+from .engine import rules as R
 from .engine.moves import apply_move, foundation_cards, is_legal, lay_out, status
 from .engine.notation import move_text, parse_move
 from .engine.observe import Observation, blank_observation, observe
@@ -143,9 +144,14 @@ class DealInPlay:
         """The game's `end` code (engine/state.py), or ONGOING while it goes on."""
         return int(status(self._state, self.game.array))
 
-    def observation(self) -> Observation:
-        """What the player sees now, legal moves included."""
-        observe(self._state, self.game.array, self._obs)
+    def observation(self, everything: bool = False) -> Observation:
+        """What the player sees now, legal moves included; `everything`: buried cards too (what
+        the oracle sees of the table; the stock's cards are never in an observation)."""
+        rules = self.game.array
+        if everything and rules[R.HIDE_BURIED]:
+            rules = rules.copy()
+            rules[R.HIDE_BURIED] = 0
+        observe(self._state, rules, self._obs)
         return Observation(self.game.id, self.game.array, self._obs.copy())
 
     def play(self, move: str) -> str | None:
