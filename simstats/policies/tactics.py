@@ -32,6 +32,7 @@ from ..engine.state import (
     TABLEAU,
 )
 from ..jit import jit, jit_inline
+from ..solver import pile_hash
 from . import api
 
 NO_PLAN = -(1 << 62)
@@ -66,14 +67,11 @@ def seen_field() -> api.Field:
 
 @jit
 def position_key(pos):
-    """A 62-bit fingerprint of the visible position (piles, foundations), never 0."""
+    """A 62-bit fingerprint of the visible position (piles, foundations), never 0; its piles
+    hashed as the search hashes them (solver.pile_hash)."""
     h = 1469598103934665603
     for p in range(STOCK):
-        n = pos[LENGTHS + p]
-        h = (h ^ (n + 1000 * p)) * 1099511628211
-        base = p * CAPACITY
-        for k in range(n):
-            h = (h ^ pos[base + k]) * 1099511628211
+        h = (h ^ pile_hash(pos, p) ^ p) * 1099511628211
     for f in range(8):
         h = (h ^ pos[FOUNDATIONS + f]) * 1099511628211
     return (h & 0x3FFFFFFFFFFFFFFF) | 1
