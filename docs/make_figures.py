@@ -1,10 +1,14 @@
-"""README's headline figures, drawn from the committed runs' tables (no deals needed).
+"""README's headline figures, and the committed runs' own figures and report pages, drawn from
+their tables (the per-deal tables are not committed, so no deals are needed).
 
     python docs/make_figures.py
 
 For every game and policy, the committed run that played it on the most deals gives its row
 (summary.csv) and its time per deal (the run's own chunk timings, manifest.json); the figures
-are simstats.plots' strength and strength-against-cost figures, written to docs/.
+are simstats.plots' strength and strength-against-cost figures, written to docs/. Each committed
+run then gets again every figure that needs only its tables (strength, strength against cost,
+comparisons, win rates, heat map; cards home and convergence need the deals and stay as drawn)
+and its report.html.
 """
 
 from __future__ import annotations
@@ -16,7 +20,15 @@ from types import SimpleNamespace
 import pandas as pd
 
 from simstats.plots import FIGURES, save_figure
-from simstats.report import us_per_deal
+from simstats.report import (
+    SUMMARY_NOTE,
+    comparisons_note,
+    comparisons_view,
+    oracle_note,
+    summary_view,
+    us_per_deal,
+)
+from simstats.report_page import report_page
 
 ROOT = Path(__file__).resolve().parents[1]
 # results/main-1e6 is left out: it was played with the `dig` of its time (README)
@@ -42,11 +54,40 @@ def combined() -> SimpleNamespace:
     return SimpleNamespace(summary=best, us_per_deal={k: v for k, v in chosen.items() if v})
 
 
+TABLE_FIGURES = ("strength", "strength_cost", "comparisons", "win_rates", "heatmap")
+
+
+def run_tables(folder: Path) -> SimpleNamespace:
+    """A committed run as the report's data, from its tables and manifest alone."""
+    manifest = json.loads((folder / "manifest.json").read_text())
+    comparisons = folder / "comparisons.csv"
+    return SimpleNamespace(
+        run_dir=folder.relative_to(ROOT), manifest=manifest, status=manifest.get("status"),
+        summary=pd.read_csv(folder / "summary.csv"),
+        comparisons=pd.read_csv(comparisons) if comparisons.is_file() else None,
+        us_per_deal=us_per_deal(manifest))
+
+
 def main() -> None:
+    import matplotlib.pyplot as plt
+
     data = combined()
     for name in ("strength", "strength_cost"):
         save_figure(FIGURES[name](data), ROOT / "docs", name)
         print(f"wrote docs/{name}.png and .svg")
+    for folder in sorted((ROOT / "results").glob("*/manifest.json")):
+        run = run_tables(folder.parent)
+        for name in TABLE_FIGURES:
+            fig = FIGURES[name](run)
+            if fig is not None:
+                save_figure(fig, folder.parent / "plots", name)
+                plt.close(fig)
+        notes = {"summary": SUMMARY_NOTE, "oracle": oracle_note(run),
+                 "comparisons": comparisons_note(run)}
+        page = report_page(run, folder.parent / "plots", summary_view(run), comparisons_view(run),
+                           notes)
+        (folder.parent / "report.html").write_text(page)
+        print(f"wrote {run.run_dir}/plots and report.html")
 
 
 if __name__ == "__main__":

@@ -264,10 +264,14 @@ FIGURES = {
 
 
 def save_figure(fig, folder: Path, name: str) -> None:
+    """PNG and SVG, the same bytes for the same figure (no date, fixed SVG ids)."""
+    import matplotlib
+
     folder.mkdir(parents=True, exist_ok=True)
     fig.tight_layout()
-    for suffix in ("png", "svg"):
-        fig.savefig(folder / f"{name}.{suffix}", dpi=120)
+    with matplotlib.rc_context({"svg.hashsalt": "simstats"}):
+        fig.savefig(folder / f"{name}.png", dpi=120, metadata={"Software": None})
+        fig.savefig(folder / f"{name}.svg", dpi=120, metadata={"Date": None})
 
 
 def plot_run(data, folder: Path) -> None:

@@ -88,7 +88,7 @@ def committed_text_files() -> list[Path]:
     listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True)
     if listed.returncode != 0:
         pytest.skip("not a git checkout")
-    suffixes = {".md", ".ipynb", ".json", ".csv", ".log", ".py", ".toml"}
+    suffixes = {".md", ".ipynb", ".json", ".csv", ".log", ".py", ".toml", ".html"}
     return [ROOT / line for line in listed.stdout.splitlines()
             if Path(line).suffix in suffixes and (ROOT / line).is_file()]
 
