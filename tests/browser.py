@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 
 import pytest
 
@@ -27,8 +28,14 @@ def headless_chromium():
 
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
+    # A fresh profile, and none of Chromium's own connections (this machine's network is
+    # closed: they would only fail, many at a time).
+    profile = tempfile.mkdtemp(prefix="simstats-chromium-")
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                     "--window-size=1400,1000", "--disable-gpu"):
+                     "--window-size=1400,1000", "--disable-gpu", "--disable-quic",
+                     "--no-first-run", "--disable-background-networking",
+                     "--disable-component-update", "--disable-sync",
+                     f"--user-data-dir={profile}"):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     # An explicit driver: Selenium Manager never looks for (or downloads) one.
