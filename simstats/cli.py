@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 import click
@@ -15,6 +14,7 @@ import click
 from .cards import DeckError, deck_text, read_deck_bytes
 from .games import GAMES, Game, UnknownGame, get_game
 from .policies import PolicyCompileError, PolicyError, list_policies, resolve_policy
+from .records import write_text_atomically
 from .registry import DEFAULT_POLICIES
 from .version import __version__
 
@@ -99,7 +99,7 @@ def _playthrough_page(game, played, everything: bool) -> str:
 def _write_page(path: str, make) -> None:
     """Write a replay page; open it from disk in any browser."""
     try:
-        _write_atomically(path, make())
+        write_text_atomically(Path(path), make())
     except OSError as error:
         raise BadInput(f"cannot write page {path!r}: {error.strerror or error}") from None
 
@@ -113,23 +113,9 @@ def _write_trace(playthrough, trace_path: str) -> None:
         click.echo(text, nl=False)
         return
     try:
-        _write_atomically(trace_path, text)
+        write_text_atomically(Path(trace_path), text)
     except OSError as error:
         raise BadInput(f"cannot write trace {trace_path!r}: {error.strerror or error}") from None
-
-
-def _write_atomically(path: str, text: str) -> None:
-    """Write a file so that a failure never leaves a half-written one behind."""
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.chmod(temporary, 0o644)  # as readable as any file we write (mkstemp gives 0o600)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from .registry import is_oracle, policy_label
-from .stats import wilson_interval
+from .stats import percent_text, wilson_interval
 
 GAME_COLOURS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown")
 POLICY_MARKERS = "osD^v<>Ph*X"
@@ -29,13 +29,6 @@ def _pyplot():
 
 def _games(summary) -> list[str]:
     return list(dict.fromkeys(summary.game))
-
-
-def _percent(value: float) -> str:
-    value *= 100
-    if value == 0 or value >= 10:
-        return f"{value:.1f}%"
-    return f"{value:.2f}%" if value >= 0.1 else f"{value:.3f}%"
 
 
 def strength_figure(data):
@@ -60,13 +53,13 @@ def strength_figure(data):
                     color="tab:blue", zorder=3)
         for yi, lo, h, value in zip(y, low, high, fair.win_rate, strict=True):
             right = h < 80  # the label beside the interval, inside the panel
-            ax.annotate(_percent(value), (h if right else lo, yi),
+            ax.annotate(percent_text(value), (h if right else lo, yi),
                         xytext=(6 if right else -6, 0), textcoords="offset points",
                         ha="left" if right else "right", va="center", fontsize="small")
         for oracle in rows_of_game[rows_of_game.policy.map(is_oracle)].itertuples():
             ax.axvspan(oracle.ci_low * 100, oracle.ci_high * 100, color="tab:green",
                        alpha=0.25, zorder=1,
-                       label=f"oracle (sees every card): {_percent(oracle.win_rate)}")
+                       label=f"oracle (sees every card): {percent_text(oracle.win_rate)}")
             ax.legend(loc="lower right", fontsize="small", framealpha=0.9)
         ax.set_yticks(y, list(fair.policy))
         ax.set_ylim(-0.7, len(fair) - 0.3)

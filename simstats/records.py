@@ -52,6 +52,14 @@ class Chunk:
         return (f"{self.game_index:02d}-{self.game}--{self.policy_index:02d}-{slug}"
                 f"--{self.start:012d}.parquet")
 
+    @staticmethod
+    def game_and_policy_index(name: str) -> tuple[str, int] | None:
+        """The game and the policy's index in the run's options of a chunk file's name."""
+        parts = name.split("--")
+        if len(parts) < 3 or "-" not in parts[0] or "-" not in parts[1]:
+            return None
+        return parts[0].split("-", 1)[1], int(parts[1].split("-", 1)[0])
+
     @property
     def label(self) -> str:
         return f"{self.game}/{self.policy} deals {self.start}-{self.start + self.count - 1}"

@@ -37,13 +37,15 @@ def frames(game, deck, reshuffles: int, moves: list[str], everything: bool = Fal
     up (the oracle's view). A move the rules refuse raises TraceError, naming its trace line
     when `lines` (one per move) are given."""
     table = DealInPlay(game, deck, reshuffles)
-    shown = [frame_of(table.observation(everything))]
+    obs = table.observation(everything)  # its legal moves are the player's: tops always show
+    shown = [frame_of(obs)]
     for i, move in enumerate(moves):
-        if move not in table.observation().legal_moves:
+        if move not in obs.legal_moves:
             where = f"line {lines[i]}: " if lines is not None else ""
             raise TraceError(f"{where}{move!r} is not a legal move here (move {i + 1})")
         table.play(move)
-        shown.append(frame_of(table.observation(everything)))
+        obs = table.observation(everything)
+        shown.append(frame_of(obs))
     return shown
 
 

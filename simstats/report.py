@@ -13,12 +13,13 @@ import pyarrow.parquet as pq
 
 from .engine.state import END_NAMES, OUTCOME_COLUMNS
 from .games import GAMES, Game
-from .records import DEALS_DIR, read_manifest, write_text_atomically
+from .records import DEALS_DIR, Chunk, read_manifest, write_text_atomically
 from .registry import is_oracle, policy_label
 from .report_page import report_page
 from .stats import (
     mcnemar_exact_p,
     paired_difference_interval,
+    percent_text,
     quantile_from_histogram,
     wilson_interval,
 )
@@ -127,18 +128,15 @@ class RunData:
 def us_per_deal(manifest: dict) -> dict[tuple[str, str], float]:
     """(game, policy) -> microseconds a deal on one worker, from the run's own chunk timings
     (manifest.json: each chunk's seconds and deals; chunks finished without timing are left
-    out). Chunk files are named after the game and the policy's index in the run's options."""
+    out)."""
     policies = manifest.get("options", {}).get("policies", [])
     seconds: dict[tuple[str, str], float] = {}
     deals: dict[tuple[str, str], int] = {}
     for name, chunk in manifest.get("chunks", {}).items():
-        parts = name.split("--")
-        if "seconds" not in chunk or len(parts) < 3:
+        where = Chunk.game_and_policy_index(name)
+        if "seconds" not in chunk or where is None or where[1] >= len(policies):
             continue
-        game = parts[0].split("-", 1)[1]
-        index = int(parts[1].split("-", 1)[0])
-        if index >= len(policies):
-            continue
+        game, index = where
         key = (game, policies[index])
         seconds[key] = seconds.get(key, 0.0) + chunk["seconds"]
         deals[key] = deals.get(key, 0) + chunk["deals"]
@@ -266,7 +264,7 @@ def summary_view(data: RunData) -> pd.DataFrame:
         "game": s["game"], "policy": s["policy"].map(policy_label),
         "deals": s["games"].map("{:,}".format),
         "wins": s["wins"].map("{:,}".format),
-        "win rate (95% CI)": [f"{_percent(r)} ({_percent(lo)} to {_percent(hi)})"
+        "win rate (95% CI)": [f"{percent_text(r)} ({percent_text(lo)} to {percent_text(hi)})"
                               for r, lo, hi in zip(s.win_rate, s.ci_low, s.ci_high, strict=True)],
         "cards home: mean": s["mean_foundation_cards"].map("{:.1f}".format),
         "median (IQR)": [f"{m:g} ({a:g}-{b:g})" for m, a, b in
@@ -343,13 +341,6 @@ def summary_markdown(data: RunData) -> str:
         lines += ["## Paired comparisons", "", comparisons_note(data), "",
                   _markdown_table(comparisons), ""]
     return "\n".join(lines)
-
-
-def _percent(fraction: float) -> str:
-    """A share as a percentage with enough digits to show a small interval bound."""
-    if fraction == 0 or fraction >= 0.01:
-        return f"{fraction:.2%}"
-    return f"{fraction:.{max(2, -int(np.floor(np.log10(fraction * 100))) + 1)}%}"
 
 
 def _pp(fraction: float) -> str:

@@ -177,27 +177,6 @@ def pile_hash(pos, p):
     return (h ^ n) * 1099511628211
 
 
-@jit
-def fingerprint(pos, rules):
-    """A 62-bit fingerprint of everything that decides the future: piles (stock included),
-    foundations, redeals made. What the rules treat alike counts once: reserve cells, and
-    columns whose order can no longer matter, are summed; two foundations of a suit built the
-    same way are sorted; every boundary of a suit with 13 cards home is one (transfers)."""
-    h = 1469598103934665603
-    symmetric_columns = columns_interchangeable(pos, rules)
-    cells = 0
-    columns = 0
-    for p in range(STOCK + 1):
-        if p < TABLEAU and rules[R.RESERVE_CELLS]:
-            if pos[LENGTHS + p] > 0:
-                cells += mix(pos[p * CAPACITY] + 7919)
-        elif TABLEAU <= p < STOCK and symmetric_columns:
-            columns += mix(pile_hash(pos, p))
-        else:
-            h = (h ^ pile_hash(pos, p) ^ p) * 1099511628211
-    return finish_fingerprint(pos, rules, h, cells, columns)
-
-
 @jit_inline
 def finish_fingerprint(pos, rules, h, cells, columns):
     h = (h ^ cells) * 1099511628211
@@ -223,9 +202,13 @@ def hash_piles(pos, hashes, touched):
 
 
 @jit_inline
-def fingerprint_from(pos, rules, hashes):
-    """fingerprint(pos, rules) from the piles' hashes kept up to date (hash_piles): the same
-    value, without hashing the piles no move touched."""
+def fingerprint(pos, rules, hashes):
+    """A 62-bit fingerprint of everything that decides the future: piles (stock included),
+    foundations, redeals made, from the piles' hashes kept up to date (hash_piles), so that
+    piles no move touched are not hashed again. What the rules treat alike counts once: reserve
+    cells, and columns whose order can no longer matter, are summed; two foundations of a suit
+    built the same way are sorted; every boundary of a suit with 13 cards home is one
+    (transfers)."""
     h = 1469598103934665603
     symmetric_columns = columns_interchangeable(pos, rules)
     cells = 0
@@ -541,7 +524,7 @@ def solve(start, rules, budget, moves_left, eager, work):
         info[LINE_LENGTH] = length
         return SEARCH_WON if length <= limit else SEARCH_UNDECIDED
     hash_piles(root, hashes[0], ALL_PILES)
-    first_visit(table, stamp, fingerprint_from(root, rules, hashes[0]), 0)
+    first_visit(table, stamp, fingerprint(root, rules, hashes[0]), 0)
     exact = True
     line_at[0] = length
     cursors[0, 0] = candidates(root, rules, scratch, moves[0], info)
@@ -577,7 +560,7 @@ def solve(start, rules, budget, moves_left, eager, work):
         for p in range(N_PILES):
             child_hashes[p] = hashes[level, p]
         hash_piles(child, child_hashes, touched)
-        seen = first_visit(table, stamp, fingerprint_from(child, rules, child_hashes), level + 1)
+        seen = first_visit(table, stamp, fingerprint(child, rules, child_hashes), level + 1)
         if seen == 0:
             continue
         info[FILLED] += seen == 1

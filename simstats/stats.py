@@ -65,3 +65,10 @@ def paired_difference_interval(both: int, only_a: int, only_b: int, neither: int
     adjusted = a - b
     half = z * math.sqrt(max(a + b - adjusted**2, 0.0) / (n + 2))
     return ((only_a - only_b) / n, max(-1.0, adjusted - half), min(1.0, adjusted + half))
+
+
+def percent_text(fraction: float) -> str:
+    """A share as a percentage with enough digits to show a small interval bound."""
+    if fraction == 0 or fraction >= 0.01:
+        return f"{fraction:.2%}"
+    return f"{fraction:.{max(2, -int(np.floor(np.log10(fraction * 100))) + 1)}%}"
