@@ -1,6 +1,7 @@
 """Exact play: a depth-first search for a winning line from a position whose every card is known.
 
-It runs the engine's own rules (can_place, apply_move) on copies of the position. Used by the
+It runs the engine's own rules (can_place, apply_move, and undo_move, apply_move's inverse) on
+one position, making and unmaking moves in place. Used by the
 fair `solver` policy once nothing that matters is hidden (its observation, with a redeal's new
 stock rebuilt by the rules from the columns it sees), and by the `oracle`, which reads the
 state, stock order included, and is a perfect-information bound rather than a player.
@@ -50,6 +51,8 @@ from .engine.moves import (
     fits_foundation,
     foundation_cards,
     pile_top,
+    undo_move,
+    undo_token,
 )
 from .engine.state import (
     CAPACITY,
@@ -97,8 +100,8 @@ N_INFO = 7
 
 # Where the search's results are in its working memory (search_buffers).
 LINE_BUFFER = 4
-BEST_BUFFER = 5
-INFO_BUFFER = 8
+BEST_BUFFER = 6
+INFO_BUFFER = 9
 
 
 def table_bits_for(budget: int) -> int:
@@ -120,11 +123,12 @@ def search_arrays(small: bool = False, table_bits: int = TABLE_BITS) -> list[tup
     2**table_bits fingerprints."""
     levels, line, table = (1, 1, 1) if small else (MAX_LEVELS + 1, MAX_LINE + 1, 1 << table_bits)
     return [
-        ("search_positions", np.int16, (levels, SIZE)),  # positions along the line
+        ("search_position", np.int16, (SIZE,)),  # the position searched, moves made in place
         ("search_moves", np.int64, (levels, MAX_CANDIDATES)),  # candidate moves per level
         ("search_cursors", np.int64, (levels, 2)),  # candidates, next candidate
         ("search_line_at", np.int64, (levels + 1,)),  # where each level's moves start in `line`
         ("search_line", np.int64, (line,)),  # the line being searched
+        ("search_undo", np.int64, (line,)),  # undo_token of each move of the line
         ("search_best", np.int64, (line,)),  # the line with the most cards home
         # the table: per entry a fingerprint, and the search (STAMP) that met it << 16 | the level
         ("search_table", np.int64, (table, 2)),
@@ -144,9 +148,10 @@ def search_buffers(small: bool = False, table_bits: int = TABLE_BITS) -> tuple:
 @jit_inline
 def search_work(record):
     """The `work` tuple of a searcher whose arrays are fields of a record (search_arrays)."""
-    return (record.search_positions, record.search_moves, record.search_cursors,
-            record.search_line_at, record.search_line, record.search_best, record.search_table,
-            record.search_scratch, record.search_info, record.search_pile_hashes)
+    return (record.search_position, record.search_moves, record.search_cursors,
+            record.search_line_at, record.search_line, record.search_undo, record.search_best,
+            record.search_table, record.search_scratch, record.search_info,
+            record.search_pile_hashes)
 
 
 @jit_inline
@@ -282,19 +287,18 @@ def safe_when_nothing_builds_on(pos, rules):
     an ace or a two (an ace can always go home), or both copies of each card one rank lower
     and of the other colour are home. Then the card can serve only by moving, and home is
     the move that frees the most."""
+    # a card of rank r has nothing to build on it when r < 2 or r <= the fewest cards home
+    # on any foundation of the other colour
+    fewest_black = min(min(pos[FOUNDATIONS + 0], pos[FOUNDATIONS + 4]),
+                       min(pos[FOUNDATIONS + 3], pos[FOUNDATIONS + 7]))
+    fewest_red = min(min(pos[FOUNDATIONS + 1], pos[FOUNDATIONS + 5]),
+                     min(pos[FOUNDATIONS + 2], pos[FOUNDATIONS + 6]))
     for src in range(TABLEAU + rules[R.N_COLUMNS]):
         card = pile_top(pos, src)
         if card < 0:
             continue
         rank, suit = card_rank(card), card_suit(card)
-        red = suit == 1 or suit == 2
-        nothing_builds = True
-        if rank >= 2:
-            for other in range(4):
-                if (other == 1 or other == 2) != red and (
-                        pos[FOUNDATIONS + other] < rank or pos[FOUNDATIONS + other + 4] < rank):
-                    nothing_builds = False
-        if not nothing_builds:
+        if rank >= 2 and rank > (fewest_black if suit == 1 or suit == 2 else fewest_red):
             continue
         for f in (suit, suit + 4):
             if fits_foundation(pos, rules, card, f):
@@ -321,6 +325,9 @@ def safe_move(pos, rules, eager):
         return safe_when_nothing_builds_on(pos, rules)
     if rules[R.SOLVER_PROOF] != R.PROOF_SUIT_PAST_HALF:
         return -1
+    if max(max(suit_home(pos, 0), suit_home(pos, 1)),
+           max(suit_home(pos, 2), suit_home(pos, 3))) < 14:
+        return -1  # the common case, answered without looking at the piles
     columns_settled = pos[LENGTHS + STOCK] == 0 and pos[REDEALS] >= rules[R.MAX_REDEALS]
     last = TABLEAU + rules[R.N_COLUMNS] if columns_settled else TABLEAU
     for src in range(last):
@@ -333,16 +340,30 @@ def safe_move(pos, rules, eager):
     return -1
 
 
+@jit_inline
+def make(pos, rules, move, line, undo, length):
+    """Make `move`, appending it to `line` and what takes it back to `undo`; the new length."""
+    undo[length] = undo_token(pos, rules, move)
+    apply_move(pos, rules, move)
+    line[length] = move
+    return length + 1
+
+
 @jit
-def play_safe_moves(pos, rules, eager, line, length):
+def unmake(pos, rules, line, undo, start, length):
+    """Take back the moves line[start:length], last first."""
+    for i in range(length - 1, start - 1, -1):
+        undo_move(pos, rules, line[i], undo[i])
+
+
+@jit
+def play_safe_moves(pos, rules, eager, line, undo, length):
     """Make every safe move, appending them to `line`; the new line length."""
     while length < MAX_LINE:
         move = safe_move(pos, rules, eager)
         if move < 0:
             break
-        apply_move(pos, rules, move)
-        line[length] = move
-        length += 1
+        length = make(pos, rules, move, line, undo, length)
     return length
 
 
@@ -458,30 +479,22 @@ def candidates(pos, rules, scratch, out, info):
 
 
 @jit
-def make_move(pos, rules, move, line, length):
+def make_move(pos, rules, move, line, undo, length):
     """Make a candidate move (a transfer play as its transfers and play), appending the moves
     made to `line`; the new line length."""
     if move < TRANSFER_PLAY:
-        apply_move(pos, rules, move)
-        line[length] = move
-        return length + 1
+        return make(pos, rules, move, line, undo, length)
     src = move - TRANSFER_PLAY
     card = pile_top(pos, src)
     suit, rank = card_suit(card), card_rank(card)
     up, down = FOUNDATION_PLACE + suit, FOUNDATION_PLACE + suit + 4
     # the up pile holds ranks below its count, the down pile the rest: move the boundary to rank
     while pos[FOUNDATIONS + suit] > rank and length < MAX_LINE:
-        apply_move(pos, rules, up * N_PLACES + down)
-        line[length] = up * N_PLACES + down
-        length += 1
+        length = make(pos, rules, up * N_PLACES + down, line, undo, length)
     while pos[FOUNDATIONS + suit] < rank and length < MAX_LINE:
-        apply_move(pos, rules, down * N_PLACES + up)
-        line[length] = down * N_PLACES + up
-        length += 1
+        length = make(pos, rules, down * N_PLACES + up, line, undo, length)
     if length < MAX_LINE:
-        apply_move(pos, rules, src * N_PLACES + up)
-        line[length] = src * N_PLACES + up
-        length += 1
+        length = make(pos, rules, src * N_PLACES + up, line, undo, length)
     return length
 
 
@@ -503,7 +516,7 @@ def solve(start, rules, budget, moves_left, eager, work):
     most cards home is `best`.
     `eager` plays every card home at once: wins come sooner, but SEARCH_LOST then means only that no
     such line wins."""
-    positions, moves, cursors, line_at, line, best, table, scratch, info, hashes = work
+    pos, moves, cursors, line_at, line, undo, best, table, scratch, info, hashes = work
     info[STAMP] += 1
     if info[STAMP] >= 2**31 - 1:  # stamps fill 31 bits: start again with a clean table
         for slot in range(table.shape[0]):
@@ -516,64 +529,66 @@ def solve(start, rules, budget, moves_left, eager, work):
     info[BEST_LENGTH] = 0
     info[LINE_LENGTH] = 0
     limit = min(moves_left, MAX_LINE)
-    root = positions[0]
-    copy_position(start, root)
-    length = play_safe_moves(root, rules, eager, line, 0)
-    keep_best(root, line, length, best, info)
-    if foundation_cards(root) == DECK_SIZE:
+    copy_position(start, pos)
+    length = play_safe_moves(pos, rules, eager, line, undo, 0)
+    keep_best(pos, line, length, best, info)
+    if foundation_cards(pos) == DECK_SIZE:
         info[LINE_LENGTH] = length
         return SEARCH_WON if length <= limit else SEARCH_UNDECIDED
-    hash_piles(root, hashes[0], ALL_PILES)
-    first_visit(table, stamp, fingerprint(root, rules, hashes[0]), 0)
+    hash_piles(pos, hashes[0], ALL_PILES)
+    first_visit(table, stamp, fingerprint(pos, rules, hashes[0]), 0)
     exact = True
     line_at[0] = length
-    cursors[0, 0] = candidates(root, rules, scratch, moves[0], info)
+    cursors[0, 0] = candidates(pos, rules, scratch, moves[0], info)
     cursors[0, 1] = 0
     level = 0
     while level >= 0:
         if cursors[level, 1] >= cursors[level, 0]:
+            if level > 0:  # back to the parent
+                unmake(pos, rules, line, undo, line_at[level - 1], line_at[level])
             level -= 1
             continue
         move = moves[level, cursors[level, 1]]
         cursors[level, 1] += 1
-        length = line_at[level]
-        if length >= limit:
+        made = line_at[level]
+        if made >= limit:
             exact = False  # the move guard cuts this line: no proof either way
             continue
-        parent, child = positions[level], positions[level + 1]
-        copy_position(parent, child)
-        made = length
-        length = make_move(child, rules, move, line, length)
-        length = play_safe_moves(child, rules, eager, line, length)
-        if foundation_cards(child) == DECK_SIZE:
+        stock = pos[LENGTHS + STOCK]
+        length = make_move(pos, rules, move, line, undo, made)
+        length = play_safe_moves(pos, rules, eager, line, undo, length)
+        if foundation_cards(pos) == DECK_SIZE:
             if length <= limit:
                 info[LINE_LENGTH] = length
                 return SEARCH_WON
             exact = False
+            unmake(pos, rules, line, undo, made, length)
             continue
         touched = 0
         for i in range(made, length):
             touched |= piles_touched(line[i])
-        if child[LENGTHS + STOCK] != parent[LENGTHS + STOCK]:
+        if pos[LENGTHS + STOCK] != stock:
             touched |= 1 << STOCK
         child_hashes = hashes[level + 1]
         for p in range(N_PILES):
             child_hashes[p] = hashes[level, p]
-        hash_piles(child, child_hashes, touched)
-        seen = first_visit(table, stamp, fingerprint(child, rules, child_hashes), level + 1)
+        hash_piles(pos, child_hashes, touched)
+        seen = first_visit(table, stamp, fingerprint(pos, rules, child_hashes), level + 1)
         if seen == 0:
+            unmake(pos, rules, line, undo, made, length)
             continue
         info[FILLED] += seen == 1
-        keep_best(child, line, length, best, info)
+        keep_best(pos, line, length, best, info)
         info[NODES] += 1
         if info[NODES] >= budget:
             return SEARCH_UNDECIDED
         if level + 1 >= MAX_LEVELS:
             exact = False
+            unmake(pos, rules, line, undo, made, length)
             continue
         level += 1
         line_at[level] = length
-        cursors[level, 0] = candidates(child, rules, scratch, moves[level], info)
+        cursors[level, 0] = candidates(pos, rules, scratch, moves[level], info)
         cursors[level, 1] = 0
     return SEARCH_LOST if exact else SEARCH_UNDECIDED
 

@@ -16,7 +16,14 @@ from reference_rules import RefGame, foundation_only_moves
 
 from simstats.cards import RANKS, SUITS, card_text
 from simstats.deals import deal_deck
-from simstats.engine.moves import apply_move, lay_out, legal_moves, status
+from simstats.engine.moves import (
+    apply_move,
+    lay_out,
+    legal_moves,
+    status,
+    undo_move,
+    undo_token,
+)
 from simstats.engine.notation import move_text, parse_move
 from simstats.engine.state import (
     CAPACITY,
@@ -161,6 +168,44 @@ def test_random_play_with_building_agrees_with_the_reference(
     game, seed, deal, walk, patience, greed
 ):
     random_play(game, seed, deal, walk, patience, greed)
+
+
+# -- undoing moves ---------------------------------------------------------------------------
+
+
+def position_as_played(state: np.ndarray) -> tuple:
+    """Everything a position holds: the piles up to their lengths, foundations, counters."""
+    piles = tuple(tuple(pile_cards(state, p)) for p in range(STOCK + 1))
+    return piles, tuple(int(v) for v in state[LENGTHS:])
+
+
+@pytest.mark.parametrize("game", GAMES)
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=seeds, deal=deals, walk=walks, greed=greeds)
+def test_every_legal_move_is_undone_exactly(game, seed, deal, walk, greed):
+    """undo_move takes back each legal move of every position of a random game (deals,
+    refills, redeals and transfers included), as the search's make/unmake relies on."""
+    rules = get_game(game).array
+    deck, _ = deal_deck(rules, seed, deal)
+    state = new_state()
+    lay_out(state, rules, deck)
+    rng = random.Random(walk)
+    buffer = np.empty(MAX_LEGAL_MOVES, dtype=np.int64)
+    kinds = Counter()
+    while status(state, rules) == ONGOING:
+        before = position_as_played(state)
+        n = legal_moves(state, rules, buffer)
+        for move in (int(m) for m in buffer[:n]):
+            token = undo_token(state, rules, move)
+            apply_move(state, rules, move)
+            kinds[move_text(move)[0]] += 1
+            assert position_as_played(state) != before
+            undo_move(state, rules, move, token)
+            assert position_as_played(state) == before, move_text(move)
+        home = [int(m) for m in buffer[:n] if ">F" in move_text(int(m))]
+        apply_move(state, rules, rng.choice(home) if home and rng.random() < greed
+                   else int(buffer[rng.randrange(n)]))
+    assert kinds
 
 
 # -- the compiled loop against the move-by-move loop ---------------------------------------------

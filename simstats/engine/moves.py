@@ -342,6 +342,79 @@ def apply_move(s, rules, move):
 
 
 @jit_inline
+def undo_token(s, rules, move):
+    """What undo_move needs to take back `move`, read before it is made: the stock's length
+    (a deal, or a refill of an emptied column, takes cards from it), or for a redeal the
+    columns' lengths, 7 bits each (a pile never holds more than 104 cards)."""
+    if move != REDEAL:
+        return np.int64(s[LENGTHS + STOCK])
+    token = np.int64(0)
+    for c in range(rules[R.N_COLUMNS]):
+        token |= np.int64(s[LENGTHS + TABLEAU + c]) << (7 * c)
+    return token
+
+
+@jit_inline
+def undo_deal_round(s, first_pile, n_piles, per_pile, by_row, stock_before):
+    """Take back deal_round: the cards it pushed go back to the stock, last pushed first."""
+    for j in range(min(stock_before, n_piles * per_pile) - 1, -1, -1):
+        pile = first_pile + (j % n_piles if by_row else j // per_pile)
+        push(s, STOCK, pop(s, pile))
+
+
+@jit_inline
+def undo_deal(s, rules, stock_before):
+    if rules[R.DEAL_TO_RESERVE]:
+        first, n = RESERVE, 8
+    else:
+        first, n = TABLEAU, rules[R.N_COLUMNS]
+    undo_deal_round(s, first, n, rules[R.DEAL_PER_PILE], rules[R.DEAL_BY_ROW] != 0,
+                    stock_before)
+
+
+@jit_inline
+def undo_move(s, rules, move, token):
+    """Take back `move`, the last move made on `s`, given undo_token(s, rules, move) as read
+    before it: apply_move's exact inverse, so that a search can make and unmake moves in place
+    instead of copying positions (tests/test_properties.py checks every game both ways)."""
+    s[MOVES] -= 1
+    if move == DEAL:
+        s[DEALS] -= 1
+        undo_deal(s, rules, token)
+        return
+    if move == REDEAL:
+        s[REDEALS] -= 1
+        total = 0
+        for c in range(rules[R.N_COLUMNS]):
+            total += (token >> (7 * c)) & 127
+        undo_deal(s, rules, total)
+        k = total  # redeal filled the stock from its top down with T0's cards bottom first, ...
+        for c in range(rules[R.N_COLUMNS]):
+            pile = TABLEAU + c
+            n = (token >> (7 * c)) & 127
+            for j in range(n):
+                k -= 1
+                s[pile * CAPACITY + j] = s[STOCK * CAPACITY + k]
+            s[LENGTHS + pile] = n
+        s[LENGTHS + STOCK] = 0
+        return
+    src = move // N_PLACES
+    dst = move % N_PLACES
+    # an emptied column refilled from the stock gives those cards back first
+    for _ in range(token - s[LENGTHS + STOCK]):
+        push(s, STOCK, pop(s, src))
+    if dst >= FOUNDATION_PLACE:
+        card = foundation_top(s, rules, dst - FOUNDATION_PLACE)
+        s[FOUNDATIONS + dst - FOUNDATION_PLACE] -= 1
+    else:
+        card = pop(s, dst)
+    if src >= FOUNDATION_PLACE:
+        s[FOUNDATIONS + src - FOUNDATION_PLACE] += 1
+    else:
+        push(s, src, card)
+
+
+@jit_inline
 def status(s, rules):
     """The `end` code if the game is over (won, no_moves, move_limit), else ONGOING."""
     if foundation_cards(s) == DECK_SIZE:
