@@ -11,7 +11,9 @@ state, stock order included, and is a perfect-information bound rather than a pl
   out of the fingerprint. The table never fills: when a fingerprint finds no free slot, it takes
   the slot of a deeper position (first_visit), which is then searched again if met again (time,
   never a wrong proof). Its size follows the budget up to 2**MAX_TABLE_BITS entries. The
-  fingerprint is kept per level from the piles' hashes, rehashing only the piles a move touched.
+  fingerprint is a sum of the piles' parts, kept per level: a move recomputes only the parts of
+  the piles it touched (the stock's hash from hashes of its bottom cards, which deals never
+  change).
 - Move order: plays home; digs that reach a card that can go home, shallowest first; deal or
   redeal; builds; other fills. In Kingsdown Eights a deal buries every reserve pile, so it
   comes last (measured: it turned most of the deals the oracle left undecided into wins).
@@ -45,7 +47,6 @@ from .cards import DECK_SIZE, card_rank, card_suit
 from .engine import rules as R
 from .engine.moves import (
     apply_move,
-    can_place,
     can_redeal,
     copy_position,
     fits_foundation,
@@ -134,7 +135,9 @@ def search_arrays(small: bool = False, table_bits: int = TABLE_BITS) -> list[tup
         ("search_table", np.int64, (table, 2)),
         ("search_scratch", np.int64, (2 * MAX_LEGAL_MOVES,)),  # legal moves, candidates' ranks
         ("search_info", np.int64, (N_INFO,)),
-        ("search_pile_hashes", np.int64, (levels, N_PILES)),  # pile_hash of each level's piles
+        ("search_pile_parts", np.int64, (levels, N_PILES)),  # each level's pile_part of each pile
+        # per redeals made: the stock's hash state after each of its cards, bottom first
+        ("search_stock_prefix", np.int64, (STOCK_EPOCHS, CAPACITY)),
     ]
 
 
@@ -151,7 +154,7 @@ def search_work(record):
     return (record.search_position, record.search_moves, record.search_cursors,
             record.search_line_at, record.search_line, record.search_undo, record.search_best,
             record.search_table, record.search_scratch, record.search_info,
-            record.search_pile_hashes)
+            record.search_pile_parts, record.search_stock_prefix)
 
 
 @jit_inline
@@ -172,61 +175,91 @@ def columns_interchangeable(pos, rules):
             and pos[REDEALS] >= rules[R.MAX_REDEALS])
 
 
+FNV_OFFSET = 1469598103934665603
+STOCK_EPOCHS = 8  # redeals the stock's hash is kept incrementally for; more: hashed in full
+FNV_PRIME = 1099511628211
+
+
 @jit_inline
 def pile_hash(pos, p):
-    h = 1469598103934665603
+    h = FNV_OFFSET
     n = pos[LENGTHS + p]
     base = p * CAPACITY
     for k in range(n):
-        h = (h ^ pos[base + k]) * 1099511628211
-    return (h ^ n) * 1099511628211
+        h = (h ^ pos[base + k]) * FNV_PRIME
+    return (h ^ n) * FNV_PRIME
 
 
 @jit_inline
-def finish_fingerprint(pos, rules, h, cells, columns):
-    h = (h ^ cells) * 1099511628211
-    h = (h ^ columns) * 1099511628211
+def hash_stock_cards(pos, prefix):
+    """Fill the row of `prefix` for the redeals made with the stock as it is now, just laid out
+    or redealt: the hash state after each card, bottom first. Until the next redeal the stock
+    only loses cards from its top (deals, refills) or gets them back (undone), so its pile_hash
+    is stock_hash at any length; a row is rewritten only by a redeal made again after the one
+    that wrote it was undone."""
+    redeals = pos[REDEALS]
+    if redeals >= STOCK_EPOCHS:
+        return
+    h = FNV_OFFSET
+    for k in range(pos[LENGTHS + STOCK]):
+        h = (h ^ pos[STOCK * CAPACITY + k]) * FNV_PRIME
+        prefix[redeals, k] = h
+
+
+@jit_inline
+def stock_hash(pos, prefix):
+    """pile_hash of the stock, from hash_stock_cards' prefix."""
+    redeals = pos[REDEALS]
+    if redeals >= STOCK_EPOCHS:
+        return pile_hash(pos, STOCK)
+    n = pos[LENGTHS + STOCK]
+    h = prefix[redeals, n - 1] if n > 0 else FNV_OFFSET
+    return (h ^ n) * FNV_PRIME
+
+
+@jit_inline
+def pile_part(pos, rules, p, prefix, symmetric_columns):
+    """Pile p's part of the fingerprint (a sum of parts). What the rules treat alike counts
+    once: a reserve cell's part is its card's, whatever the cell; columns whose order can no
+    longer matter (columns_interchangeable) have parts that do not depend on which they are."""
+    if p < TABLEAU and rules[R.RESERVE_CELLS]:
+        return mix(pos[p * CAPACITY] + 7919) if pos[LENGTHS + p] > 0 else 0
+    h = stock_hash(pos, prefix) if p == STOCK else pile_hash(pos, p)
+    if TABLEAU <= p < STOCK and symmetric_columns:
+        return mix(h)
+    return mix(h + (p + 1) * -7046029254386353131)
+
+
+@jit_inline
+def update_pile_parts(pos, rules, parts, touched, prefix):
+    """Bring `parts` (pile_part of every pile) up to date for the piles in bit mask `touched`,
+    which must be every pile when the stock or the redeals changed (columns_interchangeable
+    may have changed with them)."""
+    symmetric_columns = columns_interchangeable(pos, rules)
+    for p in range(N_PILES):
+        if (touched >> p) & 1:
+            parts[p] = pile_part(pos, rules, p, prefix, symmetric_columns)
+
+
+@jit_inline
+def fingerprint(pos, rules, parts):
+    """A 62-bit fingerprint of everything that decides the future: piles (stock included),
+    foundations, redeals made, from the piles' parts kept up to date (update_pile_parts), so
+    that piles no move touched are not hashed again. Two foundations of a suit built the same
+    way are sorted; every boundary of a suit with 13 cards home is one (transfers)."""
+    total = 0
+    for p in range(N_PILES):
+        total += parts[p]
+    home = 0
     for suit in range(4):
         first, second = pos[FOUNDATIONS + suit], pos[FOUNDATIONS + suit + 4]
         if rules[R.TRANSFERS] and first + second == 13:
             first, second = 13, 0  # every boundary of a suit with 13 home is one position
         elif not rules[R.DOWN_FOUNDATIONS] and second > first:
             first, second = second, first  # two piles built up from the ace
-        h = (h ^ first) * 1099511628211
-        h = (h ^ second) * 1099511628211
-    h = (h ^ pos[REDEALS]) * 1099511628211
-    return (mix(h) & 0x3FFFFFFFFFFFFFFF) | 1
-
-
-@jit_inline
-def hash_piles(pos, hashes, touched):
-    """Bring `hashes` (pile_hash of every pile) up to date for the piles in bit mask `touched`."""
-    for p in range(N_PILES):
-        if (touched >> p) & 1:
-            hashes[p] = pile_hash(pos, p)
-
-
-@jit_inline
-def fingerprint(pos, rules, hashes):
-    """A 62-bit fingerprint of everything that decides the future: piles (stock included),
-    foundations, redeals made, from the piles' hashes kept up to date (hash_piles), so that
-    piles no move touched are not hashed again. What the rules treat alike counts once: reserve
-    cells, and columns whose order can no longer matter, are summed; two foundations of a suit
-    built the same way are sorted; every boundary of a suit with 13 cards home is one
-    (transfers)."""
-    h = 1469598103934665603
-    symmetric_columns = columns_interchangeable(pos, rules)
-    cells = 0
-    columns = 0
-    for p in range(STOCK + 1):
-        if p < TABLEAU and rules[R.RESERVE_CELLS]:
-            if pos[LENGTHS + p] > 0:
-                cells += mix(pos[p * CAPACITY] + 7919)
-        elif TABLEAU <= p < STOCK and symmetric_columns:
-            columns += mix(hashes[p])
-        else:
-            h = (h ^ hashes[p] ^ p) * 1099511628211
-    return finish_fingerprint(pos, rules, h, cells, columns)
+        home = (home << 8) | (first << 4) | second
+    home |= np.int64(pos[REDEALS]) << 32
+    return (mix(total ^ mix(home + 0x5BD1E995)) & 0x3FFFFFFFFFFFFFFF) | 1
 
 
 ALL_PILES = (1 << N_PILES) - 1
@@ -281,7 +314,7 @@ def suit_home(pos, suit):
     return pos[FOUNDATIONS + suit] + pos[FOUNDATIONS + suit + 4]
 
 
-@jit
+@jit_inline
 def safe_when_nothing_builds_on(pos, rules):
     """Kingsdown Eights: a card may go home at once when no card can ever be built on it: it is
     an ace or a two (an ace can always go home), or both copies of each card one rank lower
@@ -306,37 +339,48 @@ def safe_when_nothing_builds_on(pos, rules):
     return -1
 
 
-@jit
+@jit_inline
 def safe_move(pos, rules, eager):
     """A foundation play that no winning line can need to delay (see the module docstring),
     or -1: by the proof the game declares (games.py: solver_proof); none in Cicely, whose
     builds in suit both ways make a proof longer than it is worth.
     `eager`: any play home from a reserve cell or a column top (fast, but proves nothing)."""
     if eager:
-        for src in range(TABLEAU + rules[R.N_COLUMNS]):
-            card = pile_top(pos, src)
-            if card < 0:
-                continue
-            for f in (card_suit(card), card_suit(card) + 4):
-                if fits_foundation(pos, rules, card, f):
-                    return src * N_PLACES + FOUNDATION_PLACE + f
-        return -1
+        return first_play_home(pos, rules, TABLEAU + rules[R.N_COLUMNS], 0)
     if rules[R.SOLVER_PROOF] == R.PROOF_NOTHING_BUILDS_ON:
         return safe_when_nothing_builds_on(pos, rules)
     if rules[R.SOLVER_PROOF] != R.PROOF_SUIT_PAST_HALF:
         return -1
-    if max(max(suit_home(pos, 0), suit_home(pos, 1)),
-           max(suit_home(pos, 2), suit_home(pos, 3))) < 14:
-        return -1  # the common case, answered without looking at the piles
     columns_settled = pos[LENGTHS + STOCK] == 0 and pos[REDEALS] >= rules[R.MAX_REDEALS]
-    last = TABLEAU + rules[R.N_COLUMNS] if columns_settled else TABLEAU
-    for src in range(last):
-        card = pile_top(pos, src)
-        if card < 0 or suit_home(pos, card_suit(card)) < 14:
+    return first_play_home(pos, rules, TABLEAU + rules[R.N_COLUMNS] if columns_settled
+                           else TABLEAU, 14)
+
+
+@jit_inline
+def first_play_home(pos, rules, sources, least_home):
+    """The first play home (by source, then foundation) from piles 0..sources-1 of a card whose
+    suit has at least `least_home` cards home, or -1. The cards that fit are found from the
+    foundations first, as bits, so that each pile costs one look at its top."""
+    fitting = 0
+    for suit in range(4):
+        up, second = pos[FOUNDATIONS + suit], pos[FOUNDATIONS + suit + 4]
+        if up + second < least_home:
             continue
-        for f in (card_suit(card), card_suit(card) + 4):
-            if fits_foundation(pos, rules, card, f):
-                return src * N_PLACES + FOUNDATION_PLACE + f
+        if up < 13:
+            fitting |= 1 << (13 * suit + up)
+        if second < 13:
+            fitting |= 1 << (13 * suit + (12 - second if rules[R.DOWN_FOUNDATIONS] else second))
+    if fitting == 0:
+        return -1  # the common case, answered without looking at the piles
+    for src in range(sources):
+        n = pos[LENGTHS + src]
+        if n == 0:
+            continue
+        card = np.int64(pos[src * CAPACITY + n - 1])
+        if (fitting >> card) & 1:
+            suit = card_suit(card)
+            f = suit if fits_foundation(pos, rules, card, suit) else suit + 4
+            return src * N_PLACES + FOUNDATION_PLACE + f
     return -1
 
 
@@ -349,14 +393,14 @@ def make(pos, rules, move, line, undo, length):
     return length + 1
 
 
-@jit
+@jit_inline
 def unmake(pos, rules, line, undo, start, length):
     """Take back the moves line[start:length], last first."""
     for i in range(length - 1, start - 1, -1):
         undo_move(pos, rules, line[i], undo[i])
 
 
-@jit
+@jit_inline
 def play_safe_moves(pos, rules, eager, line, undo, length):
     """Make every safe move, appending them to `line`; the new line length."""
     while length < MAX_LINE:
@@ -368,19 +412,27 @@ def play_safe_moves(pos, rules, eager, line, undo, length):
 
 
 @jit_inline
-def goes_home(pos, rules, card):
-    """Whether `card` could go home now (directly, or by a transfer play)."""
-    if rules[R.TRANSFERS] and suit_home(pos, card_suit(card)) == 13:
-        return True
-    return fits_foundation(pos, rules, card, card_suit(card)) or fits_foundation(
-        pos, rules, card, card_suit(card) + 4)
+def cards_going_home(pos, rules):
+    """The cards (suit * 13 + rank) that could go home now, directly or by a transfer play, as
+    bits of one integer: one look at the foundations answers for every card."""
+    going = 0
+    for suit in range(4):
+        up, second = pos[FOUNDATIONS + suit], pos[FOUNDATIONS + suit + 4]
+        if rules[R.TRANSFERS] and up + second == 13:
+            going |= 0x1FFF << (13 * suit)
+            continue
+        if up < 13:
+            going |= 1 << (13 * suit + up)
+        if second < 13:
+            going |= 1 << (13 * suit + (12 - second if rules[R.DOWN_FOUNDATIONS] else second))
+    return going
 
 
 @jit_inline
-def move_rank(pos, rules, move, free_cells):
-    """Lower is tried first: plays home; digs that reach a card that can go home, shallowest
-    first (in Kingsdown Eights, with no cells, only the card under the one moved counts); deal
-    or redeal (Kingsdown Eights: last); builds; other moves."""
+def move_rank(pos, rules, move, free_cells, going):
+    """Lower is tried first: plays home; digs that reach a card that can go home (`going`:
+    cards_going_home), shallowest first (in Kingsdown Eights, with no cells, only the card
+    under the one moved counts); deal or redeal (Kingsdown Eights: last); builds; other moves."""
     if move == DEAL or move == REDEAL:
         return 6 * 128 if rules[R.DEAL_TO_RESERVE] else 3 * 128
     if move >= TRANSFER_PLAY:
@@ -391,11 +443,17 @@ def move_rank(pos, rules, move, free_cells):
     if TABLEAU <= src < FOUNDATION_PLACE or not rules[R.RESERVE_CELLS]:
         n = pos[LENGTHS + src]
         for depth in range(1, min(n, free_cells + 1)):
-            if goes_home(pos, rules, pos[src * CAPACITY + n - 1 - depth]):
+            if (going >> pos[src * CAPACITY + n - 1 - depth]) & 1:
                 return 2 * 128 + depth
     if dst >= TABLEAU:
         return 4 * 128  # a build or a move to an empty column
     return 5 * 128
+
+
+# Rooms of the search's scratch array that candidates uses.
+TOPS = 0  # each pile's top card, or -1
+COLUMNS_UNDER = 32  # per card: the columns that card tops, as bits
+RANKS_AT = MAX_LEGAL_MOVES  # the candidates' ranks
 
 
 @jit
@@ -403,52 +461,80 @@ def candidates(pos, rules, scratch, out, info):
     """The moves worth trying from `pos`, in the order they are tried; their count.
 
     The legal moves (in legal_moves' order) less those that reach a position another one
-    reaches, asked of the rules (can_place) only for the places that can take a card: each
-    card's two foundations, the first empty cell, the columns. Transfers come only within
+    reaches: each card's first foundation that takes it, the first empty cell, the columns
+    (an empty one only the first). The rules' fits_foundation and fits_column decide, asked
+    per card and per column top rather than per pair of places. Transfers come only within
     transfer plays."""
-    ranks = scratch[MAX_LEGAL_MOVES:]
-    first_cell, first_column = -1, -1
-    for r in range(8):
-        if pos[LENGTHS + r] == 0:
-            first_cell = r
-            break
+    tops = scratch[TOPS:TOPS + N_PILES]
+    under = scratch[COLUMNS_UNDER:COLUMNS_UNDER + 52]
+    ranks = scratch[RANKS_AT:]
     n_columns = rules[R.N_COLUMNS]
-    for c in range(n_columns):
-        if pos[LENGTHS + TABLEAU + c] == 0:
-            first_column = TABLEAU + c
-            break
-    build = rules[R.BUILD] != R.BUILD_NONE
+    sources = TABLEAU + n_columns
+    first_cell, first_column = -1, -1
+    free_cells = 0
+    for p in range(sources):
+        tops[p] = pile_top(pos, p)
+        if p < TABLEAU:
+            if tops[p] < 0:
+                free_cells += 1
+                if first_cell < 0:
+                    first_cell = p
+        elif tops[p] < 0 and first_column < 0:
+            first_column = p
+    under[:] = 0
+    if not rules[R.RESERVE_CELLS]:
+        first_cell = -1
+        free_cells = 1  # without cells, a dig is the move itself: look one card down
+    for p in range(TABLEAU, sources):
+        if tops[p] >= 0:
+            under[tops[p]] |= 1 << p
+    build = rules[R.BUILD]
     kept = 0
-    for src in range(TABLEAU + n_columns):
-        card = pile_top(pos, src)
+    for src in range(sources):
+        card = tops[src]
         if card < 0 or kept + 12 > MAX_CANDIDATES:
             continue
+        suit, rank = card_suit(card), card_rank(card)
         # a card that fits both piles of its suit: the first will do
-        for f in (card_suit(card), card_suit(card) + 4):
-            if can_place(pos, rules, card, src, FOUNDATION_PLACE + f):
+        for f in (suit, suit + 4):
+            if fits_foundation(pos, rules, card, f):
                 out[kept] = src * N_PLACES + FOUNDATION_PLACE + f
                 kept += 1
                 break
-        if first_cell >= 0 and can_place(pos, rules, card, src, first_cell):
+        if first_cell >= 0 and src >= TABLEAU:
             out[kept] = src * N_PLACES + first_cell
             kept += 1
-        if build:
-            for dst in range(TABLEAU, TABLEAU + n_columns):
-                if pos[LENGTHS + dst] == 0 and (dst != first_column or (
-                        src >= TABLEAU and pos[LENGTHS + src] == 1)):
-                    continue  # one empty column stands for all; a lone card gains nothing
-                if can_place(pos, rules, card, src, dst):
-                    out[kept] = src * N_PLACES + dst
-                    kept += 1
+        if build == R.BUILD_NONE:
+            continue
+        # the columns this card may go on: those topped by a card it fits on, in order
+        targets = 0
+        if build == R.BUILD_SUIT_UP_OR_DOWN:
+            if rank > 0:
+                targets |= under[card - 1]
+            if rank < 12:
+                targets |= under[card + 1]
+        elif rank < 12:  # BUILD_DOWN_ALTERNATE_COLOUR: on the next rank up, other colour
+            red = suit == 1 or suit == 2
+            for other in range(4):
+                if (other == 1 or other == 2) != red:
+                    targets |= under[other * 13 + rank + 1]
+        if first_column >= 0 and not (src >= TABLEAU and pos[LENGTHS + src] == 1):
+            targets |= 1 << first_column  # one empty column stands for all; a lone card gains
+        targets &= ~(1 << src)  # nothing there
+        for dst in range(TABLEAU, sources):
+            if (targets >> dst) & 1:
+                out[kept] = src * N_PLACES + dst
+                kept += 1
     if pos[LENGTHS + STOCK] > 0:
         out[kept] = DEAL
         kept += 1
     if can_redeal(pos, rules):
         out[kept] = REDEAL
         kept += 1
+    going = cards_going_home(pos, rules)
     if rules[R.TRANSFERS]:
-        for src in range(TABLEAU + rules[R.N_COLUMNS]):
-            card = pile_top(pos, src)
+        for src in range(sources):
+            card = tops[src]
             if card < 0 or suit_home(pos, card_suit(card)) != 13 or kept >= MAX_CANDIDATES:
                 continue
             if not (fits_foundation(pos, rules, card, card_suit(card))
@@ -456,14 +542,9 @@ def candidates(pos, rules, scratch, out, info):
                 out[kept] = TRANSFER_PLAY + src
                 kept += 1
     # insertion sort by rank, stable: few moves, and the order decides the search's speed
-    free_cells = 1  # without cells, a dig is the move itself: look one card down
-    if rules[R.RESERVE_CELLS]:
-        free_cells = 0
-        for r in range(8):
-            free_cells += pos[LENGTHS + r] == 0
     seed = info[ORDER_SEED]
     for i in range(kept):
-        ranks[i] = move_rank(pos, rules, out[i], free_cells)
+        ranks[i] = move_rank(pos, rules, out[i], free_cells, going)
         if seed != 0:
             ranks[i] += (mix(seed * 1000003 + info[NODES] * 257 + i) & 0x7FFFFFFF) % JITTER
     for i in range(1, kept):
@@ -478,7 +559,7 @@ def candidates(pos, rules, scratch, out, info):
     return kept
 
 
-@jit
+@jit_inline
 def make_move(pos, rules, move, line, undo, length):
     """Make a candidate move (a transfer play as its transfers and play), appending the moves
     made to `line`; the new line length."""
@@ -498,7 +579,7 @@ def make_move(pos, rules, move, line, undo, length):
     return length
 
 
-@jit
+@jit_inline
 def keep_best(pos, line, length, best, info):
     cards = foundation_cards(pos)
     if cards > info[BEST_CARDS] or (cards == info[BEST_CARDS] and length < info[BEST_LENGTH]):
@@ -516,7 +597,7 @@ def solve(start, rules, budget, moves_left, eager, work):
     most cards home is `best`.
     `eager` plays every card home at once: wins come sooner, but SEARCH_LOST then means only that no
     such line wins."""
-    pos, moves, cursors, line_at, line, undo, best, table, scratch, info, hashes = work
+    pos, moves, cursors, line_at, line, undo, best, table, scratch, info, parts, prefix = work
     info[STAMP] += 1
     if info[STAMP] >= 2**31 - 1:  # stamps fill 31 bits: start again with a clean table
         for slot in range(table.shape[0]):
@@ -535,8 +616,9 @@ def solve(start, rules, budget, moves_left, eager, work):
     if foundation_cards(pos) == DECK_SIZE:
         info[LINE_LENGTH] = length
         return SEARCH_WON if length <= limit else SEARCH_UNDECIDED
-    hash_piles(pos, hashes[0], ALL_PILES)
-    first_visit(table, stamp, fingerprint(pos, rules, hashes[0]), 0)
+    hash_stock_cards(pos, prefix)
+    update_pile_parts(pos, rules, parts[0], ALL_PILES, prefix)
+    first_visit(table, stamp, fingerprint(pos, rules, parts[0]), 0)
     exact = True
     line_at[0] = length
     cursors[0, 0] = candidates(pos, rules, scratch, moves[0], info)
@@ -554,7 +636,7 @@ def solve(start, rules, budget, moves_left, eager, work):
         if made >= limit:
             exact = False  # the move guard cuts this line: no proof either way
             continue
-        stock = pos[LENGTHS + STOCK]
+        stock, redeals = pos[LENGTHS + STOCK], pos[REDEALS]
         length = make_move(pos, rules, move, line, undo, made)
         length = play_safe_moves(pos, rules, eager, line, undo, length)
         if foundation_cards(pos) == DECK_SIZE:
@@ -567,13 +649,15 @@ def solve(start, rules, budget, moves_left, eager, work):
         touched = 0
         for i in range(made, length):
             touched |= piles_touched(line[i])
-        if pos[LENGTHS + STOCK] != stock:
-            touched |= 1 << STOCK
-        child_hashes = hashes[level + 1]
+        if pos[REDEALS] != redeals:
+            hash_stock_cards(pos, prefix)
+        if pos[LENGTHS + STOCK] != stock or pos[REDEALS] != redeals:
+            touched = ALL_PILES
+        child_parts = parts[level + 1]
         for p in range(N_PILES):
-            child_hashes[p] = hashes[level, p]
-        hash_piles(pos, child_hashes, touched)
-        seen = first_visit(table, stamp, fingerprint(pos, rules, child_hashes), level + 1)
+            child_parts[p] = parts[level, p]
+        update_pile_parts(pos, rules, child_parts, touched, prefix)
+        seen = first_visit(table, stamp, fingerprint(pos, rules, child_parts), level + 1)
         if seen == 0:
             unmake(pos, rules, line, undo, made, length)
             continue
