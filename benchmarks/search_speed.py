@@ -8,7 +8,9 @@ search of `--before` (checked out into a temporary git worktree and run in a sub
 both use their own package) and once by this checkout's. Both run the exact search (no eager
 plays, no restarts) and then the oracle's full verdict (solve_position). Reported: positions a
 second, seconds, verdicts, and whether both searches agree move for move on every line (the
-same fixed move order must give the same results). Figures go to benchmarks/search_speed.md.
+same fixed move order must give the same results). Then, in the same processes, the `solver`
+policy's time per Tournament deal against `foundation-only`'s (best of the repeats; the issue's
+measure of what the search costs a player). Figures go to benchmarks/search_speed.md.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from simstats.engine.state import MOVES, MOVE_LIMIT, new_state
 from simstats.games import get_game
 from simstats import solver as S
 
-games, deals, budget, exact_repeats = json.loads(sys.argv[1])
+games, deals, budget, exact_repeats, policy_deals = json.loads(sys.argv[1])
 WON = getattr(S, "SEARCH_WON", getattr(S, "WON", 1))
 out = []
 for game_id in games:
@@ -68,14 +70,29 @@ for game_id in games:
                 best = (seconds, nodes, rows)
         out.append({"game": game_id, "kind": kind, "seconds": best[0], "nodes": best[1],
                     "rows": best[2]})
-print(json.dumps(out))
+
+from simstats.policies import resolve_policy
+from simstats.simulate import run_compiled
+tournament = get_game("tournament")
+costs = {}
+for policy, count in (("foundation-only", 20000), ("solver", policy_deals)):
+    spec = resolve_policy(policy)
+    run_compiled(tournament, spec, 0, 0, 1)  # compile first
+    seconds = []
+    for _ in range(exact_repeats):
+        began = time.perf_counter()
+        rows = run_compiled(tournament, spec, 0, 0, count)
+        seconds.append(time.perf_counter() - began)
+    costs[policy] = {"us": min(seconds) / count * 1e6, "deals": count,
+                     "wins": int(rows[:, 1].sum())}
+print(json.dumps({"searches": out, "costs": costs}))
 '''
 
 
-def measure(package_root: Path, games, deals, budget, repeats) -> list[dict]:
+def measure(package_root: Path, games, deals, budget, repeats, policy_deals) -> dict:
     env = {**os.environ, "PYTHONPATH": str(package_root)}
     done = subprocess.run([sys.executable, "-c", MEASURE, json.dumps([games, deals, budget,
-                                                                        repeats])],
+                                                                        repeats, policy_deals])],
                           cwd=package_root, env=env, capture_output=True, text=True, check=True)
     return json.loads(done.stdout.splitlines()[-1])
 
@@ -87,6 +104,8 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=300_000)
     parser.add_argument("--repeats", type=int, default=2, help="best of this many timings")
     parser.add_argument("--games", default="tournament,cicely,kingsdown-eights")
+    parser.add_argument("--policy-deals", type=int, default=150,
+                        help="Tournament deals timed for the solver policy")
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "search_speed.md"))
     args = parser.parse_args()
     games = args.games.split(",")
@@ -95,11 +114,12 @@ def main() -> None:
         subprocess.run(["git", "worktree", "add", "--detach", str(old_root), args.before],
                        cwd=ROOT, check=True, capture_output=True)
         try:
-            before = measure(old_root, games, args.deals, int(args.budget), args.repeats)
+            before = measure(old_root, games, args.deals, int(args.budget), args.repeats,
+                             args.policy_deals)
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(old_root)], cwd=ROOT,
                            check=False, capture_output=True)
-    after = measure(ROOT, games, args.deals, int(args.budget), args.repeats)
+    after = measure(ROOT, games, args.deals, int(args.budget), args.repeats, args.policy_deals)
     lines = [
         "# The exact search, before and after (benchmarks/search_speed.py)",
         "",
@@ -115,7 +135,7 @@ def main() -> None:
         "(won/lost/undecided) | after | same lines |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    for old, new in zip(before, after, strict=True):
+    for old, new in zip(before["searches"], after["searches"], strict=True):
         rate_old = old["nodes"] / old["seconds"]
         rate_new = new["nodes"] / new["seconds"]
 
@@ -127,6 +147,20 @@ def main() -> None:
         lines.append(f"| {old['game']} | {old['kind']} | {rate_old:,.0f} | {rate_new:,.0f} | "
                      f"{rate_new / rate_old:.2f}x | {verdicts(old)} | {verdicts(new)} | "
                      f"{same} of {len(old['rows'])} |")
+    lines += [
+        "",
+        f"The `solver` policy on Tournament deals 0-{args.policy_deals - 1} against "
+        "`foundation-only` on deals 0-19,999 (seed 0, the compiled loop, one core, best of "
+        f"{args.repeats}, each checkout in its own process):",
+        "",
+        "| | solver: ms a deal | wins | foundation-only: us a deal | solver / foundation-only |",
+        "|---|---|---|---|---|",
+    ]
+    for name, result in (("before", before), ("after", after)):
+        solver, floor = result["costs"]["solver"], result["costs"]["foundation-only"]
+        lines.append(f"| {name} | {solver['us'] / 1000:,.1f} | {solver['wins']} of "
+                     f"{solver['deals']} | {floor['us']:.1f} | "
+                     f"{solver['us'] / floor['us']:,.0f}x |")
     Path(args.out).write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 

@@ -16,6 +16,9 @@ import warnings
 from pathlib import Path
 
 import numba
+from llvmlite import ir
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -116,3 +119,26 @@ jit_inline = numba.njit(cache=True, nogil=True, inline="always", _nrt=False)
 # and said on every compile.
 warnings.filterwarnings("ignore", message=r".*has been considered a subtype of Record",
                         category=numba.core.errors.NumbaExperimentalFeatureWarning)
+
+
+@intrinsic
+def prefetch_row(typingctx, table, row):
+    """Ask the processor to start fetching row `row` of a 2-d array into its caches (LLVM's
+    prefetch: a hint, no effect on results), so that a lookup made a little later does not
+    wait for memory: the exact search's table lookups were its largest single cost."""
+
+    def codegen(context, builder, signature, args):
+        array_type = signature.args[0]
+        array = context.make_array(array_type)(context, builder, args[0])
+        column = context.get_constant(numba.types.intp, 0)
+        address = cgutils.get_item_pointer(context, builder, array_type, array,
+                                           [args[1], column])
+        address = builder.bitcast(address, ir.IntType(8).as_pointer())
+        i32 = ir.IntType(32)
+        prefetch = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [address.type, i32, i32, i32]),
+            "llvm.prefetch.p0")
+        builder.call(prefetch, [address, i32(0), i32(3), i32(1)])  # read, keep, data
+        return context.get_dummy_value()
+
+    return numba.types.void(table, row), codegen
