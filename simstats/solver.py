@@ -430,7 +430,7 @@ def safe_cards(pos, rules, eager):
     return fitting_cards(pos, rules, 14), every_pile if columns_settled else TABLEAU
 
 
-@jit_inline
+@jit
 def safe_move(pos, rules, eager):
     """A foundation play that no winning line can need to delay (safe_cards), or -1."""
     cards, sources = safe_cards(pos, rules, eager)
@@ -478,7 +478,7 @@ def rehash_after(pos, rules, prefix, move, stock_before, undone):
         hash_pile_from(pos, prefix, src, 0 if refilled else pos[LENGTHS + src] - 1)
 
 
-@jit_inline
+@jit
 def make(pos, rules, move, line, undo, length, prefix):
     """Make `move`, appending it to `line` and what takes it back to `undo`; the new length."""
     stock = pos[LENGTHS + STOCK]
@@ -489,7 +489,7 @@ def make(pos, rules, move, line, undo, length, prefix):
     return length + 1
 
 
-@jit_inline
+@jit
 def unmake(pos, rules, line, undo, start, length, prefix):
     """Take back the moves line[start:length], last first."""
     for i in range(length - 1, start - 1, -1):
@@ -498,7 +498,7 @@ def unmake(pos, rules, line, undo, start, length, prefix):
         rehash_after(pos, rules, prefix, line[i], stock, True)
 
 
-@jit_inline
+@jit
 def play_safe_moves(pos, rules, eager, line, undo, length, prefix):
     """Make every safe move, appending them to `line`; the new line length."""
     while length < MAX_LINE:
@@ -657,7 +657,7 @@ def candidates(pos, rules, scratch, out, info):
     return kept
 
 
-@jit_inline
+@jit
 def make_move(pos, rules, move, line, undo, length, prefix):
     """Make a candidate move (a transfer play as its transfers and play), appending the moves
     made to `line`; the new line length."""
@@ -677,7 +677,7 @@ def make_move(pos, rules, move, line, undo, length, prefix):
     return length
 
 
-@jit_inline
+@jit
 def keep_best(pos, line, length, best, info):
     cards = foundation_cards(pos)
     if cards > info[BEST_CARDS] or (cards == info[BEST_CARDS] and length < info[BEST_LENGTH]):
@@ -717,7 +717,7 @@ def quiet_parts(pos, rules, prefix, move):
             part_with_card(pos, rules, prefix, dst, card, symmetric_columns))
 
 
-@jit_inline
+@jit
 def expand(pos, rules, eager, scratch, moves, keys, parts, prefix, table, info):
     """The candidates of the position at a level, in `moves`, their count returned; for each
     quiet_move the fingerprint it leads to in `keys` (0 for the others), its table slot
