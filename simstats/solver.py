@@ -513,16 +513,11 @@ def play_safe_moves(pos, rules, eager, line, undo, length, prefix):
 def cards_going_home(pos, rules):
     """The cards (suit * 13 + rank) that could go home now, directly or by a transfer play, as
     bits of one integer: one look at the foundations answers for every card."""
-    going = 0
-    for suit in range(4):
-        up, second = pos[FOUNDATIONS + suit], pos[FOUNDATIONS + suit + 4]
-        if rules[R.TRANSFERS] and up + second == 13:
-            going |= 0x1FFF << (13 * suit)
-            continue
-        if up < 13:
-            going |= 1 << (13 * suit + up)
-        if second < 13:
-            going |= 1 << (13 * suit + (12 - second if rules[R.DOWN_FOUNDATIONS] else second))
+    going = fitting_cards(pos, rules, 0)
+    if rules[R.TRANSFERS]:
+        for suit in range(4):
+            if suit_home(pos, suit) == 13:
+                going |= 0x1FFF << (13 * suit)
     return going
 
 

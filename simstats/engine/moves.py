@@ -313,6 +313,24 @@ def redeal(s, rules):
 
 
 @jit_inline
+def take_card(s, rules, place):
+    """Take the top card of a place (a foundation's is known by its count)."""
+    if place >= FOUNDATION_PLACE:
+        card = foundation_top(s, rules, place - FOUNDATION_PLACE)
+        s[FOUNDATIONS + place - FOUNDATION_PLACE] -= 1
+        return card
+    return pop(s, place)
+
+
+@jit_inline
+def put_card(s, place, card):
+    if place >= FOUNDATION_PLACE:
+        s[FOUNDATIONS + place - FOUNDATION_PLACE] += 1
+    else:
+        push(s, place, card)
+
+
+@jit_inline
 def apply_move(s, rules, move):
     """Make a legal move; return the card moved, or -1 for deal and redeal."""
     s[MOVES] += 1
@@ -326,15 +344,8 @@ def apply_move(s, rules, move):
         return -1
     src = move // N_PLACES
     dst = move % N_PLACES
-    if src >= FOUNDATION_PLACE:
-        card = foundation_top(s, rules, src - FOUNDATION_PLACE)
-        s[FOUNDATIONS + src - FOUNDATION_PLACE] -= 1
-    else:
-        card = pop(s, src)
-    if dst >= FOUNDATION_PLACE:
-        s[FOUNDATIONS + dst - FOUNDATION_PLACE] += 1
-    else:
-        push(s, dst, card)
+    card = take_card(s, rules, src)
+    put_card(s, dst, card)
     # docs/rules.md 4.5: an emptied column is refilled at once from the stock
     if TABLEAU <= src < FOUNDATION_PLACE and s[LENGTHS + src] == 0 and rules[R.REFILL] > 0:
         deal_round(s, src, 1, rules[R.REFILL], False)
@@ -403,15 +414,7 @@ def undo_move(s, rules, move, token):
     # an emptied column refilled from the stock gives those cards back first
     for _ in range(token - s[LENGTHS + STOCK]):
         push(s, STOCK, pop(s, src))
-    if dst >= FOUNDATION_PLACE:
-        card = foundation_top(s, rules, dst - FOUNDATION_PLACE)
-        s[FOUNDATIONS + dst - FOUNDATION_PLACE] -= 1
-    else:
-        card = pop(s, dst)
-    if src >= FOUNDATION_PLACE:
-        s[FOUNDATIONS + src - FOUNDATION_PLACE] += 1
-    else:
-        push(s, src, card)
+    put_card(s, src, take_card(s, rules, dst))
 
 
 @jit_inline
