@@ -14,6 +14,7 @@ BUILTIN_CLASSES = {
     "lookahead": "simstats.policies.lookahead:Lookahead",
     "rollout": "simstats.policies.rollout:Rollout",
     "solver": "simstats.policies.solver:Solver",
+    "planner": "simstats.policies.planner:Planner",
 }
 # Not players: bounds that read the state, kept apart and labelled in every table.
 ORACLE_CLASSES = {"oracle": "simstats.policies.oracle:Oracle"}

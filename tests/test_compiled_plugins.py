@@ -225,6 +225,11 @@ def test_parameters_are_declared_typed_and_checked(tmp_path):
             parameters = {"limit": 5, "unused": 0.5}
 
             @staticmethod
+            def check(values):
+                if values["limit"] < 1:
+                    raise ValueError(f"limit must be at least 1, not {values['limit']}")
+
+            @staticmethod
             def choose(view, params, memory, rng):
                 if api.moves_made(view) >= params.limit:
                     return api.NO_MOVE
@@ -237,7 +242,8 @@ def test_parameters_are_declared_typed_and_checked(tmp_path):
     assert resolve_policy(f"{path}:StopAfter[limit=1e3]").compiled.values["limit"] == 1000
     for bad, says in [("limit=2.5", "must be an integer"), ("limit=x", "must be a number"),
                       ("speed=3", "unknown parameter 'speed' (known: limit, unused)"),
-                      ("limit", "is not name=value")]:
+                      ("limit", "is not name=value"),
+                      ("limit=0", "StopAfter[limit=0]': limit must be at least 1, not 0")]:
         with pytest.raises(PolicyError, match=re.escape(says)):
             resolve_policy(f"{path}:StopAfter[{bad}]")
 

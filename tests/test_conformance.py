@@ -18,7 +18,9 @@ from simstats.simulate import OUTCOME_COLUMNS, play_deck, run_compiled
 DEALS = 40
 # Policies too slow for the full count (rollout plays hundreds of base games per deal) check
 # fewer deals, still in every game.
-DEALS_FOR = {"rollout": 20}
+DEALS_FOR = {"rollout": 20, "planner": 4}
+# ... and the planner with fewer, cheaper samples (the same code: its parameters are data).
+NAME_FOR = {"planner": "planner[samples=4,effort=3000]"}
 
 
 def trace_lines(play) -> list[str]:
@@ -32,7 +34,7 @@ def trace_lines(play) -> list[str]:
 @pytest.mark.parametrize("policy", sorted(BUILTINS))
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_compiled_and_move_by_move_agree_and_replay(game_id, policy):
-    game, spec = get_game(game_id), resolve_policy(policy)
+    game, spec = get_game(game_id), resolve_policy(NAME_FOR.get(policy, policy))
     deals = DEALS_FOR.get(policy, DEALS)
     rows = run_compiled(game, spec, 11, 100, deals)
     for i in range(deals):

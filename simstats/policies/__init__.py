@@ -111,6 +111,10 @@ def _compiled_spec(name: str, cls: type, reference: str, given: dict[str, str],
             values[key] = parse_value(name, key, parameters[key], text)
         except ValueError as error:
             raise PolicyError(str(error)) from None
+    try:  # a policy may refuse values out of its range (api.CompiledPolicy.check)
+        getattr(cls, "check", lambda values: None)(values)
+    except ValueError as error:
+        raise PolicyError(f"policy {name!r}: {error}") from None
     code = PolicyCode(cls, values, reference, oracle=hasattr(cls, "fair_player"))
     factory = _not_a_player(name) if code.oracle else (lambda: CompiledPlayer(name, code))
     return PolicySpec(name, _first_line(cls), factory, source, code)

@@ -8,7 +8,8 @@ remembers of the deal it is playing), ``workspace`` (fields allocated once and n
 room to compute in, since compiled policies never allocate) and a static
 ``choose(view, params, memory, rng)`` that returns a move of ``legal_move(view, i)``, or
 ``NO_MOVE`` to stop. ``params`` and ``memory`` are records read by name (``params.depth``,
-``memory.seen[i]``); ``rng`` is the policy's own random stream (``random_below``). The view is
+``memory.seen[i]``); ``rng`` is the policy's own random stream (``random_below``). An
+optional static ``check(values)`` refuses parameter values out of range (ValueError). The view is
 what the player sees, read through the functions below; the state is never handed out.
 A policy that remembers the deal declares a ``recollection()`` in its memory and reads
 ``recall(view, ...)``; one that tries moves declares ``boards(n)`` in its workspace and plays
@@ -419,6 +420,11 @@ class CompiledPolicy:
     parameters: ClassVar[dict[str, int | float]] = {}
     memory: ClassVar[Any] = {}
     workspace: ClassVar[Any] = {}
+
+    @staticmethod
+    def check(values: dict) -> None:
+        """Raise ValueError, in one line, for parameter values (name -> value) out of range;
+        called before any deal is played."""
 
     @staticmethod
     def choose(view, params, memory, rng):  # pragma: no cover - overridden

@@ -31,23 +31,19 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import DECK_SIZE, HIDDEN
-from ..deals import below
 from ..engine.moves import (
     apply_move,
     can_place,
     copy_position,
     foundation_cards,
-    is_down_foundation,
     legal_moves,
     pile_top,
     status,
 )
 from ..engine.observe import observe
 from ..engine.state import (
-    CAPACITY,
     DEAL,
     FOUNDATION_PLACE,
-    FOUNDATIONS,
     LENGTHS,
     MAX_LEGAL_MOVES,
     MOVE_LIMIT,
@@ -56,16 +52,18 @@ from ..engine.state import (
     NO_MOVE,
     ONGOING,
     REDEAL,
-    STOCK,
     TABLEAU,
 )
 from ..jit import jit, jit_inline
 from . import api, dig, foundation_only, random_moves
 from .tactics import (
+    UNSEEN_SIZE,
     first_foundation_move,
+    hidden_cards,
     position_key,
     positions_field,
     remember,
+    sample_position,
     seen_field,
     was_seen,
 )
@@ -87,7 +85,6 @@ N_ROWS = 5
 CANDIDATES = 0
 LEGAL = 1  # the legal moves; also the random base policy's list
 TOTALS = 2  # the summed playout scores of each candidate
-COUNTS = CAPACITY  # cards[COUNTS + card]: copies of a card not yet seen
 
 
 class Rollout(api.CompiledPolicy):
@@ -99,7 +96,7 @@ class Rollout(api.CompiledPolicy):
     # counts per card after index CAPACITY)
     workspace = {"positions": positions_field(N_ROWS),
                  "moves": api.array(np.int64, (3, MAX_LEGAL_MOVES)),
-                 "cards": api.array(np.int16, CAPACITY + 52)}
+                 "cards": api.array(np.int16, UNSEEN_SIZE)}
 
     @staticmethod
     def choose(view, params, memory, rng):
@@ -126,49 +123,6 @@ def worth_trying(pos, rules, move):
         if TABLEAU <= src < FOUNDATION_PLACE and pos[LENGTHS + src] == 1:
             return False
     return True
-
-@jit
-def hidden_cards(obs, rules, cards):
-    """Write the cards the player has not seen into cards[0:n], in card order; return n."""
-    for c in range(52):
-        cards[COUNTS + c] = 2
-    for p in range(STOCK):
-        base = p * CAPACITY
-        for k in range(obs[LENGTHS + p]):
-            card = obs[base + k]
-            if card != HIDDEN:
-                cards[COUNTS + card] -= 1
-    for f in range(8):
-        suit = f % 4
-        for k in range(obs[FOUNDATIONS + f]):
-            rank = 12 - k if is_down_foundation(rules, f) else k
-            cards[COUNTS + suit * 13 + rank] -= 1
-    n = 0
-    for c in range(52):
-        for _ in range(cards[COUNTS + c]):
-            cards[n] = c
-            n += 1
-    return n
-
-
-@jit
-def sample_position(obs, rules, stream, cards, pos):
-    """Copy `obs` into `pos` with its HIDDEN cards replaced by a random draw of the unseen
-    cards (shuffled with `stream`); return how many slots were filled."""
-    n = hidden_cards(obs, rules, cards)
-    for i in range(n - 1, 0, -1):
-        j = below(stream, i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
-    copy_position(obs, pos)
-    filled = 0
-    for p in range(STOCK + 1):
-        base = p * CAPACITY
-        for k in range(pos[LENGTHS + p]):
-            if pos[base + k] == HIDDEN and filled < n:
-                pos[base + k] = cards[filled]
-                filled += 1
-    return filled
-
 
 @jit_inline
 def base_choice(base, view, rules, stream, positions, buffer):

@@ -69,6 +69,13 @@ class Solver(api.CompiledPolicy):
         return workspace(table_bits_for(int(values["budget"])))
 
     @staticmethod
+    def check(values: dict) -> None:
+        if values["budget"] < 1:
+            raise ValueError(f"budget must be at least 1, not {values['budget']:g}")
+        if values["restarts"] < 0:
+            raise ValueError(f"restarts must be 0 or more, not {values['restarts']:g}")
+
+    @staticmethod
     def choose(view, params, memory, rng):
         m = memory
         return choose_move(api.observation_array(view), api.rules_array(view), params,

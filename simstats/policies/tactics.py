@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import HIDDEN, card_rank, card_suit
+from ..cards import DECK_SIZE, HIDDEN, card_rank, card_suit
+from ..deals import below
 from ..engine import rules as R
 from ..engine.moves import (
     apply_move,
     can_place,
     can_redeal,
+    copy_position,
     fits_foundation,
+    is_down_foundation,
     is_source,
     pile_top,
 )
@@ -264,3 +267,52 @@ def fits_any_foundation(pos, rules, card):
         if fits_foundation(pos, rules, card, f):
             return True
     return False
+
+
+# A sample's room (hidden_cards): the cards not seen, then from COUNTS how many of each.
+COUNTS = CAPACITY
+UNSEEN_SIZE = COUNTS + DECK_SIZE // 2
+
+
+@jit
+def hidden_cards(obs, rules, cards):
+    """Write the cards the player has not seen into cards[0:n], in card order; return n. `obs`
+    is an observation or what the player remembers (recall: a redeal's stock may be known)."""
+    for c in range(DECK_SIZE // 2):
+        cards[COUNTS + c] = 2
+    for p in range(STOCK + 1):
+        base = p * CAPACITY
+        for k in range(obs[LENGTHS + p]):
+            card = obs[base + k]
+            if card != HIDDEN:
+                cards[COUNTS + card] -= 1
+    for f in range(8):
+        suit = f % 4
+        for k in range(obs[FOUNDATIONS + f]):
+            rank = 12 - k if is_down_foundation(rules, f) else k
+            cards[COUNTS + suit * 13 + rank] -= 1
+    n = 0
+    for c in range(DECK_SIZE // 2):
+        for _ in range(cards[COUNTS + c]):
+            cards[n] = c
+            n += 1
+    return n
+
+
+@jit
+def sample_position(obs, rules, stream, cards, pos):
+    """Copy `obs` into `pos` with its HIDDEN cards replaced by a random draw of the unseen
+    cards (shuffled with `stream`); return how many slots were filled."""
+    n = hidden_cards(obs, rules, cards)
+    for i in range(n - 1, 0, -1):
+        j = below(stream, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    copy_position(obs, pos)
+    filled = 0
+    for p in range(STOCK + 1):
+        base = p * CAPACITY
+        for k in range(pos[LENGTHS + p]):
+            if pos[base + k] == HIDDEN and filled < n:
+                pos[base + k] = cards[filled]
+                filled += 1
+    return filled

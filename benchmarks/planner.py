@@ -1,0 +1,140 @@
+"""How the `planner` policy's strength grows with its thinking: win rate (95% Wilson interval)
+and seconds per deal against samples per choice, per game, beside `solver` on the same deals;
+and the policy's own estimate of its chance at its first choice (the share of samples its plan
+won) against how often it then wins. Writes benchmarks/planner.md and benchmarks/planner.png.
+
+    python benchmarks/planner.py --deals 200 --samples 2,8 --game kingsdown-eights
+
+Each deal is played move by move (simstats' CompiledPlayer: the compiled policy, its memory
+readable between moves), two processes at a time; the time per deal is each deal's own time in
+its process (the machine's other core busy with the other), seed 0, deals 0..N-1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+OUT = Path(__file__).with_suffix(".md")
+FIGURE = Path(__file__).with_suffix(".png")
+GAMES = ("tournament", "napoleons-flank", "cicely", "kingsdown-eights")
+
+
+def policy_name(samples: int, extra: str) -> str:
+    if samples == 0:
+        return "solver"
+    return f"planner[samples={samples},proposals={samples}{',' + extra if extra else ''}]"
+
+
+def play(task: tuple) -> list[tuple]:
+    """(won, seconds, first estimate or nan) of each deal of a chunk."""
+    from simstats.deals import deal_deck
+    from simstats.engine.moves import apply_move, lay_out, status
+    from simstats.engine.notation import parse_move
+    from simstats.engine.observe import Observation, blank_observation, observe
+    from simstats.engine.state import FOUNDATIONS, ONGOING, new_state
+    from simstats.games import get_game
+    from simstats.policies import resolve_policy
+    from simstats.policies.planner import FIRST_SAMPLES, FIRST_WON
+    from simstats.simulate import start_policy
+
+    game_id, name, deals = task
+    game, spec = get_game(game_id), resolve_policy(name)
+    rows = []
+    for deal in deals:
+        deck, _ = deal_deck(game.array, 0, deal)
+        state = new_state()
+        lay_out(state, game.array, deck)
+        player = spec.make()
+        start_policy(player, spec, game, 0, deal)
+        estimate = np.nan
+        start = time.perf_counter()
+        while status(state, game.array) == ONGOING:
+            seen = blank_observation()
+            observe(state, game.array, seen)
+            move = player.choose(Observation(game.id, game.array, seen))
+            if move is None:
+                break
+            memory = player._memory
+            if np.isnan(estimate) and "sampling" in memory.dtype.names:
+                judged = memory["sampling"][FIRST_SAMPLES]
+                if judged > 0:
+                    estimate = memory["sampling"][FIRST_WON] / judged
+            apply_move(state, game.array, parse_move(move))
+        rows.append((int(state[FOUNDATIONS:FOUNDATIONS + 8].sum()) == 104,
+                     time.perf_counter() - start, estimate))
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--samples", default="2,8", help="samples per choice, comma-separated")
+    parser.add_argument("--game", action="append", choices=GAMES, help="default: every game")
+    parser.add_argument("--extra", default="", help="more planner parameters, e.g. effort=5e4")
+    parser.add_argument("--chunk", type=int, default=10)
+    args = parser.parse_args()
+    from simstats.stats import wilson_interval
+
+    games = args.game or list(GAMES)
+    levels = [0] + [int(s) for s in args.samples.split(",")]
+    tasks = [(g, policy_name(k, args.extra), range(a, min(a + args.chunk, args.deals)))
+             for g in games for k in levels for a in range(0, args.deals, args.chunk)]
+    results: dict = {}
+    with ProcessPoolExecutor(2) as pool:
+        for task, rows in zip(tasks, pool.map(play, tasks), strict=True):
+            results.setdefault((task[0], task[1]), []).extend(rows)
+    lines = ["# The planner: strength against thinking", "",
+             f"`python benchmarks/planner.py --deals {args.deals} --samples {args.samples}"
+             + (f" --extra {args.extra}" if args.extra else "")
+             + "".join(f" --game {g}" for g in games) + "`: seed 0, deals 0.."
+             f"{args.deals - 1}, played move by move, two processes at a time.", "",
+             "| game | policy | won | win rate (95% CI) | s per deal | first estimate | "
+             "won when estimate >= 50% |", "|---|---|---|---|---|---|---|"]
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(1, len(games), figsize=(4 * len(games), 3.5), squeeze=False)
+    for axis, game in zip(axes[0], games, strict=True):
+        xs, ys, los, his = [], [], [], []
+        for k in levels:
+            name = policy_name(k, args.extra)
+            rows = np.array(results[(game, name)], dtype=float)
+            won, seconds, estimate = rows[:, 0], rows[:, 1], rows[:, 2]
+            low, high = wilson_interval(int(won.sum()), len(won))
+            judged = ~np.isnan(estimate)
+            confident = judged & (estimate >= 0.5)
+            est = f"{np.nanmean(estimate):.1%} (on {judged.sum()})" if judged.any() else "-"
+            conf = (f"{won[confident].mean():.1%} of {confident.sum()}" if confident.any()
+                    else "-")
+            lines.append(f"| {game} | `{name}` | {int(won.sum())} of {len(won)} | "
+                         f"{won.mean():.1%} ({low:.1%} to {high:.1%}) | {seconds.mean():.3f} | "
+                         f"{est} | {conf} |")
+            if k:
+                xs.append(k)
+                ys.append(won.mean())
+                los.append(won.mean() - low)
+                his.append(high - won.mean())
+            else:
+                axis.axhline(won.mean(), color="grey", linestyle="--", label="solver")
+        axis.errorbar(xs, ys, yerr=[los, his], marker="o", capsize=3, label="planner")
+        axis.set_xscale("log", base=2)
+        axis.set_title(game)
+        axis.set_xlabel("samples per choice")
+        axis.set_ylabel("share of deals won")
+        axis.legend()
+    figure.tight_layout()
+    figure.savefig(FIGURE, dpi=100)
+    lines += ["", "First estimate: the share of the evaluation samples the chosen plan won at "
+              "its first choice of the deal (the mean over the deals where it chose among "
+              "plans); compare it with the win rate to see how optimistic planning over "
+              "samples is.", f"![planner]({FIGURE.name})", ""]
+    OUT.write_text("\n".join(lines))
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

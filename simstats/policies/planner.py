@@ -1,0 +1,294 @@
+"""`planner`: plans over samples of what the player cannot see (hindsight optimisation).
+
+Where a card that matters is hidden (the stock's order; in Napoleon's Flank the buried column
+cards the player has not seen), it draws deals consistent with everything the player has seen
+and remembers: the hidden places, and only those, are filled at random with the cards the
+player has not seen (engine/observe.py: sample_position), from the policy's own random stream.
+
+It decides only where a card has just come into view (and at the start): until the next card
+shows, every move is the same whatever the hidden cards are, so it chooses a whole plan, the
+moves up to and including the next one that shows a card (a deal, a dig onto an unseen
+card), and follows it without sampling again. The candidate plans:
+- `lookahead`'s own play up to that point (simulated on what it knows);
+- the plans of the winning lines found by the exact search (simstats/solver.py, eager, at most
+  `effort` positions) on `proposals` samples, the `candidates` most often found.
+Each candidate is then played on the same `samples` fresh samples and the rest solved with the
+same search: the plan that wins most of them is played, lookahead's on a tie (a sample the
+search cannot decide counts as lost; between equal win counts, more cards home on the best line
+found decides). Solving a sample knows its hidden cards, so these counts are optimistic
+(strategy fusion); comparing plans on the same samples cancels much of it.
+Where every card that matters is seen (the stock is out, or rebuilt from memory after a
+redeal) it plays exactly as `solver` does.
+Parameters: solver's (used where everything is seen, and lookahead's), samples, proposals,
+candidates and effort (positions searched per sample).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards import HIDDEN
+from ..engine import rules as R
+from ..engine.moves import apply_move, copy_position, is_legal, status
+from ..engine.observe import recall, remember_move
+from ..engine.state import (
+    CAPACITY,
+    LENGTHS,
+    MOVE_LIMIT,
+    MOVES,
+    NO_MOVE,
+    ONGOING,
+    SIZE,
+    STOCK,
+    TABLEAU,
+)
+from ..jit import jit, jit_inline
+from ..solver import (
+    BEST_CARDS,
+    INFO_BUFFER,
+    LINE_BUFFER,
+    LINE_LENGTH,
+    SEARCH_WON,
+    search_work,
+    solve,
+    table_bits_for,
+)
+from . import api, lookahead, solver
+from .solver import PLAN_LENGTH, PLAN_LINE, PLAN_START, knows_everything
+from .tactics import SEEN_SIZE, UNSEEN_SIZE, sample_position
+
+PARAMETERS = {**solver.PARAMETERS, "samples": 8.0, "proposals": 8.0, "candidates": 3.0,
+              "effort": 20_000.0}
+MAX_SAMPLES = 4096
+MAX_PREFIX = 400  # moves of a plan at most (a longer line is cut: sampled again after it)
+WIN = 1 << 20  # a sample won outweighs any count of cards home
+
+# The sampling record (memory): when it last sampled and what it found.
+SAMPLED_HIDDEN = 0  # hidden cards in play when it last sampled (0: not yet in this deal)
+FIRST_SAMPLES = 1  # samples its first choice of the deal was judged on
+FIRST_WON = 2  # of those, samples the chosen plan won: the policy's own estimate of its chance
+DECISIONS = 3  # choices made on samples in this deal
+N_SAMPLING = 4
+# Per candidate plan (the `plans` workspace): its moves, then:
+PLAN_MOVES = MAX_PREFIX  # how many
+FOUND = MAX_PREFIX + 1  # how many proposal samples found it
+SCORE = MAX_PREFIX + 2  # WIN per evaluation sample won, plus cards home on the best lines
+PLAN_ROW = MAX_PREFIX + 3
+
+
+def workspace(values: dict) -> dict:
+    plans = 1 + max(int(values["proposals"]), 0)
+    budget = max(int(values["budget"]), int(values["effort"]))
+    return {**solver.workspace(table_bits_for(budget)),
+            "sample": api.array(np.int16, SIZE),
+            "walk": api.array(np.int16, SIZE),
+            "unseen": api.array(np.int16, UNSEEN_SIZE),
+            "plans": api.array(np.int64, (plans, PLAN_ROW)),
+            "imagined": api.array(np.int64, SEEN_SIZE)}
+
+
+class Planner(api.CompiledPolicy):
+    """chooses, at each card it sees, among lookahead's plan and plans solved on samples of the
+    hidden cards the one that wins most samples; solver once every card is seen"""
+
+    parameters = PARAMETERS
+    memory = {**solver.Solver.memory,
+              "sampling": api.array(np.int64, N_SAMPLING)}
+
+    @staticmethod
+    def workspace(values: dict) -> dict:
+        return workspace(values)
+
+    @staticmethod
+    def check(values: dict) -> None:
+        solver.Solver.check(values)
+        for name in ("samples", "proposals"):
+            if not 1 <= values[name] <= MAX_SAMPLES:
+                raise ValueError(f"{name} must be 1 to {MAX_SAMPLES}, not {values[name]:g}")
+        if values["candidates"] < 0:
+            raise ValueError(f"candidates must be 0 or more, not {values['candidates']:g}")
+        if values["effort"] < 1:
+            raise ValueError(f"effort must be at least 1, not {values['effort']:g}")
+
+    @staticmethod
+    def choose(view, params, memory, rng):
+        m = memory
+        obs = api.observation_array(view)
+        rules = api.rules_array(view)
+        recall(obs, rules, m.recalled)
+        move = decide(obs, m.recalled[0], rules, params, m.positions, m.moves, m.cursors, m.seen,
+                      search_work(m), m.plan, m.sampling, m.sample, m.walk, m.unseen, m.plans,
+                      m.imagined, rng)
+        remember_move(m.recalled, obs, move)
+        return move
+
+
+@jit_inline
+def hidden_in_play(known):
+    """Cards in play the player has never seen (the stock's included)."""
+    n = 0
+    for p in range(STOCK + 1):
+        base = p * CAPACITY
+        for k in range(known[LENGTHS + p]):
+            n += known[base + k] == HIDDEN
+    return n
+
+
+@jit_inline
+def shows_unseen(known, rules):
+    """Whether the player would now be shown a card it has not seen: a visible place holds a
+    card that is HIDDEN in what it knows (docs/rules.md 8)."""
+    squared = rules[R.HIDE_BURIED] != 0
+    for p in range(STOCK):
+        n = known[LENGTHS + p]
+        base = p * CAPACITY
+        if squared and p >= TABLEAU:
+            if n > 0 and known[base + n - 1] == HIDDEN:
+                return True
+        else:
+            for k in range(n):
+                if known[base + k] == HIDDEN:
+                    return True
+    return False
+
+
+@jit
+def fair_prefix(known, rules, walk, line, length, out):
+    """Copy into `out` the moves of `line` up to and including the first that shows a card
+    unseen in `known` (walked on `walk`); returns how many."""
+    copy_position(known, walk)
+    n = min(length, MAX_PREFIX)
+    for i in range(n):
+        out[i] = line[i]
+        apply_move(walk, rules, line[i])
+        if shows_unseen(walk, rules):
+            return i + 1
+    return n
+
+
+@jit
+def lookahead_plan(known, rules, params, positions, moves, cursors, seen, imagined, walk, out):
+    """Into `out`, the moves `lookahead` would make from `known` up to and including the first
+    that shows an unseen card (on copies: its memory `seen` is not touched); returns how many."""
+    copy_position(known, walk)
+    for i in range(SEEN_SIZE):
+        imagined[i] = seen[i]
+    for i in range(MAX_PREFIX):
+        if status(walk, rules) != ONGOING:
+            return i
+        move = lookahead.decide(walk, rules, params, positions, moves, cursors, imagined)
+        if move == NO_MOVE:
+            return i
+        out[i] = move
+        apply_move(walk, rules, move)
+        if shows_unseen(walk, rules):
+            return i + 1
+    return MAX_PREFIX
+
+
+@jit_inline
+def same_plan(plans, a, b):
+    n = plans[a, PLAN_MOVES]
+    if plans[b, PLAN_MOVES] != n:
+        return False
+    for i in range(n):
+        if plans[a, i] != plans[b, i]:
+            return False
+    return True
+
+
+@jit
+def propose(known, rules, params, moves_made, work, plans, sample, walk, unseen, rng):
+    """Solve `proposals` samples; the distinct plans of their winning lines go into plans[1:]
+    (plans[0] is lookahead's), each with how many samples found it. Returns the plans' count."""
+    count = 1
+    info = work[INFO_BUFFER]
+    for _ in range(int(params.proposals)):
+        sample_position(known, rules, rng, unseen, sample)
+        if solve(sample, rules, int(params.effort), MOVE_LIMIT - moves_made, True,
+                 work) != SEARCH_WON:
+            continue
+        row = plans[count]
+        row[PLAN_MOVES] = fair_prefix(known, rules, walk, work[LINE_BUFFER], info[LINE_LENGTH],
+                                      row)
+        row[FOUND] = 1
+        for other in range(count):
+            if same_plan(plans, other, count):
+                plans[other, FOUND] += 1
+                break
+        else:
+            count += 1
+    return count
+
+
+@jit
+def keep_most_found(plans, count, keep):
+    """Reorder plans[1:count] by how many samples found them (first found first on a tie) and
+    return how many are kept: at most `keep` besides plans[0]."""
+    for i in range(1, count):  # insertion sort of a few rows
+        j = i
+        while j > 1 and plans[j - 1, FOUND] < plans[j, FOUND]:
+            for k in range(PLAN_ROW):
+                plans[j - 1, k], plans[j, k] = plans[j, k], plans[j - 1, k]
+            j -= 1
+    return min(count, 1 + keep)
+
+
+@jit
+def evaluate(known, rules, params, plans, count, work, sample, walk, unseen, rng):
+    """Each plan's SCORE on the same `samples` fresh samples: the plan's moves, then the
+    search. Returns the index of the best plan (the lowest on a tie: lookahead's first)."""
+    info = work[INFO_BUFFER]
+    for c in range(count):
+        plans[c, SCORE] = 0
+    for _ in range(int(params.samples)):
+        sample_position(known, rules, rng, unseen, sample)
+        for c in range(count):
+            copy_position(sample, walk)
+            for i in range(plans[c, PLAN_MOVES]):
+                apply_move(walk, rules, plans[c, i])
+            won = solve(walk, rules, int(params.effort), MOVE_LIMIT - walk[MOVES], True,
+                        work) == SEARCH_WON
+            plans[c, SCORE] += WIN * won + max(info[BEST_CARDS], 0)
+    best = 0
+    for c in range(1, count):
+        if plans[c, SCORE] > plans[best, SCORE]:
+            best = c
+    return best
+
+
+@jit
+def decide(obs, known, rules, params, positions, moves, cursors, seen, work, plan, sampling,
+           sample, walk, unseen, plans, imagined, rng):
+    if knows_everything(known):
+        return solver.decide(obs, known, rules, params, positions, moves, cursors, seen, work,
+                             plan)
+    if plan[PLAN_LENGTH] > 0:
+        i = obs[MOVES] - plan[PLAN_START]
+        if 0 <= i < plan[PLAN_LENGTH] and is_legal(obs, rules, plan[PLAN_LINE + i]):
+            return plan[PLAN_LINE + i]
+        plan[PLAN_LENGTH] = 0
+    hidden = hidden_in_play(known)
+    if hidden != sampling[SAMPLED_HIDDEN]:  # a card came into view since the last choice
+        sampling[SAMPLED_HIDDEN] = hidden
+        plans[0, PLAN_MOVES] = lookahead_plan(known, rules, params, positions, moves, cursors,
+                                              seen, imagined, walk, plans[0])
+        plans[0, FOUND] = 0
+        count = propose(known, rules, params, obs[MOVES], work, plans, sample, walk, unseen,
+                        rng)
+        count = keep_most_found(plans, count, int(params.candidates))
+        best = 0
+        if count > 1:
+            best = evaluate(known, rules, params, plans, count, work, sample, walk, unseen, rng)
+        sampling[DECISIONS] += 1
+        if sampling[DECISIONS] == 1:
+            sampling[FIRST_SAMPLES] = int(params.samples) if count > 1 else 0
+            sampling[FIRST_WON] = plans[best, SCORE] // WIN if count > 1 else 0
+        if best > 0:
+            n = plans[best, PLAN_MOVES]
+            for i in range(n):
+                plan[PLAN_LINE + i] = plans[best, i]
+            plan[PLAN_LENGTH] = n
+            plan[PLAN_START] = obs[MOVES]
+            return plan[PLAN_LINE]
+    return lookahead.decide(known, rules, params, positions, moves, cursors, seen)

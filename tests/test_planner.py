@@ -1,0 +1,225 @@
+"""The `planner` policy (simstats/policies/planner.py): its samples fill exactly what the player
+cannot see with exactly the cards it has not seen, the lines it follows stop at the first card
+they would show, its vote, its play once everything is seen, and its refusals. (That changing
+hidden cards changes none of its moves is tests/test_hidden_information.py's, as for every
+built-in; that compiled and move-by-move play agree, tests/test_conformance.py's.)"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from simstats.cards import DECK_SIZE, HIDDEN
+from simstats.deals import deal_deck
+from simstats.engine.moves import apply_move, is_down_foundation, lay_out, legal_moves, status
+from simstats.engine.notation import parse_move
+from simstats.engine.observe import (
+    Observation,
+    blank_observation,
+    observe,
+    recall,
+    remember_move,
+)
+from simstats.engine.state import (
+    CAPACITY,
+    FOUNDATIONS,
+    LENGTHS,
+    MAX_LEGAL_MOVES,
+    ONGOING,
+    SIZE,
+    STOCK,
+    new_state,
+)
+from simstats.games import GAMES, get_game
+from simstats.policies import PolicyError, resolve_policy
+from simstats.policies.planner import (
+    FOUND,
+    MAX_PREFIX,
+    PLAN_MOVES,
+    PLAN_ROW,
+    fair_prefix,
+    keep_most_found,
+    same_plan,
+    shows_unseen,
+)
+from simstats.policies.tactics import UNSEEN_SIZE, sample_position
+from simstats.simulate import run_compiled, start_policy
+
+
+def position_after(game, deal, steps, seed):
+    """The state after `steps` random legal moves of deal `deal`, and what a player who saw
+    them knows of it (engine/observe.py: recall; Napoleon's Flank's buried cards seen, a
+    redeal's stock)."""
+    rng = np.random.default_rng(seed)
+    state = new_state()
+    deck, _ = deal_deck(game.array, 0, deal)
+    lay_out(state, game.array, deck)
+    memory = np.zeros((2, SIZE), dtype=np.int16)
+    moves = np.empty(MAX_LEGAL_MOVES, dtype=np.int64)
+    for step in range(steps + 1):
+        seen = blank_observation()
+        observe(state, game.array, seen)
+        recall(seen, game.array, memory)
+        n = legal_moves(state, game.array, moves)
+        if step == steps or n == 0 or status(state, game.array) != ONGOING:
+            break
+        move = moves[rng.integers(n)]
+        remember_move(memory, seen, move)
+        apply_move(state, game.array, move)
+    return state, memory[0].copy()
+
+
+def cards_of(position, rules):
+    """How many of each card the position holds, foundations included."""
+    counts = np.zeros(DECK_SIZE // 2, dtype=int)
+    for p in range(STOCK + 1):
+        for card in position[p * CAPACITY: p * CAPACITY + position[LENGTHS + p]]:
+            if card != HIDDEN:
+                counts[card] += 1
+    for f in range(8):  # up from the ace, or down from the king
+        for i in range(position[FOUNDATIONS + f]):
+            counts[(f % 4) * 13 + (12 - i if is_down_foundation(rules, f) else i)] += 1
+    return counts
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game_id=st.sampled_from(sorted(GAMES)), deal=st.integers(0, 10_000),
+       steps=st.integers(0, 120), seed=st.integers(0, 2**32 - 1))
+def test_a_sample_fills_exactly_the_hidden_places_with_the_cards_not_seen(game_id, deal, steps,
+                                                                          seed):
+    game = get_game(game_id)
+    state, seen = position_after(game, deal, steps, seed)
+    sample = np.zeros(SIZE, dtype=np.int16)
+    unseen = np.zeros(UNSEEN_SIZE, dtype=np.int16)
+    stream = np.array([seed], dtype=np.uint64)
+    filled = sample_position(seen, game.array, stream, unseen, sample)
+    in_play = np.zeros(SIZE, dtype=bool)  # the places holding a card, and the counts
+    in_play[LENGTHS:] = True
+    for p in range(STOCK + 1):
+        in_play[p * CAPACITY: p * CAPACITY + seen[LENGTHS + p]] = True
+    hidden = in_play & (seen == HIDDEN)
+    seen_here = in_play & ~hidden
+    assert filled == hidden.sum()
+    assert (sample[seen_here] == seen[seen_here]).all()  # every card seen stays where it is
+    assert not (sample[:LENGTHS][hidden[:LENGTHS]] == HIDDEN).any()
+    assert (cards_of(sample, game.array) == 2).all()  # 104 cards, each twice
+    # the hidden places hold the same cards as the real state's, in another order
+    assert sorted(sample[hidden]) == sorted(state[hidden])
+
+
+def test_samples_differ_and_follow_the_stream():
+    game = get_game("tournament")
+    _, seen = position_after(game, 3, 0, 0)
+    samples = []
+    for seed in (1, 2, 1):
+        sample = np.zeros(SIZE, dtype=np.int16)
+        sample_position(seen, game.array, np.array([seed], dtype=np.uint64),
+                        np.zeros(UNSEEN_SIZE, dtype=np.int16), sample)
+        samples.append(sample)
+    assert (samples[0] == samples[2]).all()
+    assert (samples[0] != samples[1]).any()
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_fair_prefix_ends_at_the_first_move_that_shows_a_new_card(game_id):
+    game = get_game(game_id)
+    for deal in range(5):
+        state, seen = position_after(game, deal, 0, deal)
+        line, moves = [], np.empty(MAX_LEGAL_MOVES, dtype=np.int64)
+        rng = np.random.default_rng(deal)
+        real = state.copy()
+        while len(line) < 300 and status(real, game.array) == ONGOING:
+            n = legal_moves(real, game.array, moves)
+            line.append(int(moves[rng.integers(n)]))
+            apply_move(real, game.array, line[-1])
+        out = np.zeros(MAX_PREFIX + 1, dtype=np.int64)
+        walk = np.zeros(SIZE, dtype=np.int16)
+        n = fair_prefix(seen, game.array, walk, np.array(line, dtype=np.int64), len(line), out)
+        assert list(out[:n]) == line[:n]
+        known = seen.copy()
+        for move in line[: n - 1]:
+            apply_move(known, game.array, move)
+            assert not shows_unseen(known, game.array)
+        apply_move(known, game.array, line[n - 1])
+        if n < len(line):  # it stopped because a card came into view
+            assert shows_unseen(known, game.array)
+
+
+def test_candidate_plans_are_ranked_by_how_many_samples_found_them():
+    plans = np.zeros((5, PLAN_ROW), dtype=np.int64)
+    for row, (moves, found) in enumerate((([1, 2], 0), ([3], 1), ([4, 5], 3), ([6], 1),
+                                          ([7], 2))):
+        plans[row, : len(moves)] = moves
+        plans[row, PLAN_MOVES] = len(moves)
+        plans[row, FOUND] = found
+    assert keep_most_found(plans, 5, 2) == 3
+    # lookahead's plan stays first; then the most found, the first found on a tie
+    assert [list(row[: row[PLAN_MOVES]]) for row in plans] == [[1, 2], [4, 5], [7], [3], [6]]
+    assert same_plan(plans, 3, 3) and not same_plan(plans, 3, 4) and not same_plan(plans, 0, 1)
+
+
+def play_from(spec, game, state, deal, moves_limit=400):
+    """A fresh player of `spec` takes over `state` and plays on; its moves."""
+    state = state.copy()
+    player = spec.make()
+    start_policy(player, spec, game, 0, deal)
+    made = []
+    while status(state, game.array) == ONGOING and len(made) < moves_limit:
+        seen = blank_observation()
+        observe(state, game.array, seen)
+        move = player.choose(Observation(game.id, game.array, seen))
+        if move is None:
+            break
+        made.append(move)
+        apply_move(state, game.array, parse_move(move))
+    return made
+
+
+@pytest.mark.parametrize("game_id", ["tournament", "cicely"])
+def test_once_every_card_is_seen_it_plays_exactly_as_solver(game_id):
+    """After the stock is out (no redeal made, so nothing to remember) every card is in view."""
+    game = get_game(game_id)
+    dig = resolve_policy("dig")
+    compared = 0
+    for deal in range(6):
+        state = new_state()
+        deck, _ = deal_deck(game.array, 0, deal)
+        lay_out(state, game.array, deck)
+        for move in play_from(dig, game, state, deal):
+            if state[LENGTHS + STOCK] == 0:
+                break
+            apply_move(state, game.array, parse_move(move))
+        if state[LENGTHS + STOCK] != 0 or status(state, game.array) != ONGOING:
+            continue
+        planner = play_from(resolve_policy("planner"), game, state, deal)
+        assert planner == play_from(resolve_policy("solver"), game, state, deal)
+        compared += len(planner)
+    assert compared > 50
+
+
+@pytest.mark.parametrize("name", ["planner[samples=0]", "planner[samples=-3]",
+                                  "planner[effort=0]", "planner[budget=0.5]",
+                                  "solver[budget=0]", "planner[depth_of_thought=2]"])
+def test_out_of_range_parameters_are_refused_in_one_line(cli, tmp_path, name):
+    with pytest.raises(PolicyError):
+        resolve_policy(name)
+    result = cli("run", "--games", "10", "--game", "cicely", "--policy", name, "--out",
+                 tmp_path / "run")
+    assert result.code != 0
+    message = result.stderr.strip()
+    assert len(message.splitlines()) == 1
+    assert name.partition("[")[0] in message
+    assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_with_no_candidate_but_lookahead_it_plays_exactly_as_solver(game_id):
+    """Its simulation of lookahead's plan runs on copies: the real lookahead memory is as
+    solver's, move for move (moves made, cards home and end of every deal)."""
+    game = get_game(game_id)
+    deals = 6 if game_id == "napoleons-flank" else 12
+    alone = run_compiled(game, resolve_policy("planner[candidates=0,proposals=1,effort=500]"),
+                         0, 0, deals)
+    assert (alone == run_compiled(game, resolve_policy("solver"), 0, 0, deals)).all()
