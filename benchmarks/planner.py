@@ -6,8 +6,8 @@ won) against how often it then wins. Writes benchmarks/planner.md and benchmarks
     python benchmarks/planner.py --deals 200 --samples 2,8 --game kingsdown-eights
 
 Each deal is played move by move (simstats' CompiledPlayer: the compiled policy, its memory
-readable between moves), two processes at a time; the time per deal is each deal's own time in
-its process (the machine's other core busy with the other), seed 0, deals 0..N-1.
+readable between moves), `--workers` processes at a time; the time per deal is each deal's own
+time in its process, seed 0, deals 0..N-1.
 """
 
 from __future__ import annotations
@@ -61,9 +61,9 @@ def play(task: tuple) -> list[tuple]:
                 break
             memory = player._memory
             if np.isnan(estimate) and "sampling" in memory.dtype.names:
-                judged = memory["sampling"][FIRST_SAMPLES]
-                if judged > 0:
-                    estimate = memory["sampling"][FIRST_WON] / judged
+                sampling = memory["sampling"].reshape(-1)
+                if sampling[FIRST_SAMPLES] > 0:
+                    estimate = sampling[FIRST_WON] / sampling[FIRST_SAMPLES]
             apply_move(state, game.array, parse_move(move))
         rows.append((int(state[FOUNDATIONS:FOUNDATIONS + 8].sum()) == 104,
                      time.perf_counter() - start, estimate))
@@ -77,6 +77,7 @@ def main() -> None:
     parser.add_argument("--game", action="append", choices=GAMES, help="default: every game")
     parser.add_argument("--extra", default="", help="more planner parameters, e.g. effort=5e4")
     parser.add_argument("--chunk", type=int, default=10)
+    parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     from simstats.stats import wilson_interval
 
@@ -85,14 +86,14 @@ def main() -> None:
     tasks = [(g, policy_name(k, args.extra), range(a, min(a + args.chunk, args.deals)))
              for g in games for k in levels for a in range(0, args.deals, args.chunk)]
     results: dict = {}
-    with ProcessPoolExecutor(2) as pool:
+    with ProcessPoolExecutor(args.workers) as pool:
         for task, rows in zip(tasks, pool.map(play, tasks), strict=True):
             results.setdefault((task[0], task[1]), []).extend(rows)
     lines = ["# The planner: strength against thinking", "",
              f"`python benchmarks/planner.py --deals {args.deals} --samples {args.samples}"
              + (f" --extra {args.extra}" if args.extra else "")
              + "".join(f" --game {g}" for g in games) + "`: seed 0, deals 0.."
-             f"{args.deals - 1}, played move by move, two processes at a time.", "",
+             f"{args.deals - 1}, played move by move, {args.workers} process(es) at a time.", "",
              "| game | policy | won | win rate (95% CI) | s per deal | first estimate | "
              "won when estimate >= 50% |", "|---|---|---|---|---|---|---|"]
     import matplotlib.pyplot as plt
