@@ -9,7 +9,8 @@ room to compute in, since compiled policies never allocate) and a static
 ``choose(view, params, memory, rng)`` that returns a move of ``legal_move(view, i)``, or
 ``NO_MOVE`` to stop. ``params`` and ``memory`` are records read by name (``params.depth``,
 ``memory.seen[i]``); ``rng`` is the policy's own random stream (``random_below``). An
-optional static ``check(values)`` refuses parameter values out of range (ValueError). The view is
+optional static ``check(values)`` refuses parameter values out of range (ValueError;
+``require`` says so in one line). The view is
 what the player sees, read through the functions below; the state is never handed out.
 A policy that remembers the deal declares a ``recollection()`` in its memory and reads
 ``recall(view, ...)``; one that tries moves declares ``boards(n)`` in its workspace and plays
@@ -408,6 +409,14 @@ def _blank_boards(boards: np.ndarray) -> None:
 def boards(count: int) -> Field:
     """Declare, in ``workspace``, `count` boards to try moves on (``board``, ``play``)."""
     return Field(np.dtype(np.int16), (count, S.SIZE + S.MAX_LEGAL_MOVES + 1), 0, _blank_boards)
+
+
+def require(values: dict, name: str, low: float, high: float | None = None) -> None:
+    """For a ``check``: refuse parameter `name` below `low` (or above `high`) in one line."""
+    value = values[name]
+    if value < low or (high is not None and value > high):
+        limits = f"at least {low:g}" if high is None else f"{low:g} to {high:g}"
+        raise ValueError(f"{name} must be {limits}, not {value:g}")
 
 
 class CompiledPolicy:

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..cards import HIDDEN
 from ..engine import rules as R
-from ..engine.moves import apply_move, copy_position, is_legal, status
+from ..engine.moves import apply_move, copy_position, status
 from ..engine.observe import recall, remember_move
 from ..engine.state import (
     CAPACITY,
@@ -54,7 +54,7 @@ from ..solver import (
     table_bits_for,
 )
 from . import api, lookahead, solver
-from .solver import PLAN_LENGTH, PLAN_LINE, PLAN_START, knows_everything
+from .solver import PLAN_LINE, follow, next_in_plan
 from .tactics import SEEN_SIZE, UNSEEN_SIZE, sample_position
 
 PARAMETERS = {**solver.PARAMETERS, "samples": 8.0, "proposals": 8.0, "candidates": 3.0,
@@ -102,13 +102,10 @@ class Planner(api.CompiledPolicy):
     @staticmethod
     def check(values: dict) -> None:
         solver.Solver.check(values)
-        for name in ("samples", "proposals"):
-            if not 1 <= values[name] <= MAX_SAMPLES:
-                raise ValueError(f"{name} must be 1 to {MAX_SAMPLES}, not {values[name]:g}")
-        if values["candidates"] < 0:
-            raise ValueError(f"candidates must be 0 or more, not {values['candidates']:g}")
-        if values["effort"] < 1:
-            raise ValueError(f"effort must be at least 1, not {values['effort']:g}")
+        api.require(values, "samples", 1, MAX_SAMPLES)
+        api.require(values, "proposals", 1, MAX_SAMPLES)
+        api.require(values, "candidates", 0)
+        api.require(values, "effort", 1)
 
     @staticmethod
     def choose(view, params, memory, rng):
@@ -260,15 +257,13 @@ def evaluate(known, rules, params, plans, count, work, sample, walk, unseen, rng
 @jit
 def decide(obs, known, rules, params, positions, moves, cursors, seen, work, plan, sampling,
            sample, walk, unseen, plans, imagined, rng):
-    if knows_everything(known):
+    hidden = hidden_in_play(known)
+    if hidden == 0:  # every card that matters is seen
         return solver.decide(obs, known, rules, params, positions, moves, cursors, seen, work,
                              plan)
-    if plan[PLAN_LENGTH] > 0:
-        i = obs[MOVES] - plan[PLAN_START]
-        if 0 <= i < plan[PLAN_LENGTH] and is_legal(obs, rules, plan[PLAN_LINE + i]):
-            return plan[PLAN_LINE + i]
-        plan[PLAN_LENGTH] = 0
-    hidden = hidden_in_play(known)
+    move = next_in_plan(obs, rules, plan)
+    if move != NO_MOVE:
+        return move
     if hidden != sampling[SAMPLED_HIDDEN]:  # a card came into view since the last choice
         sampling[SAMPLED_HIDDEN] = hidden
         plans[0, PLAN_MOVES] = lookahead_plan(known, rules, params, positions, moves, cursors,
@@ -285,10 +280,6 @@ def decide(obs, known, rules, params, positions, moves, cursors, seen, work, pla
             sampling[FIRST_SAMPLES] = int(params.samples) if count > 1 else 0
             sampling[FIRST_WON] = plans[best, SCORE] // WIN if count > 1 else 0
         if best > 0:
-            n = plans[best, PLAN_MOVES]
-            for i in range(n):
-                plan[PLAN_LINE + i] = plans[best, i]
-            plan[PLAN_LENGTH] = n
-            plan[PLAN_START] = obs[MOVES]
+            follow(plan, obs[MOVES], plans[best], plans[best, PLAN_MOVES])
             return plan[PLAN_LINE]
     return lookahead.decide(known, rules, params, positions, moves, cursors, seen)

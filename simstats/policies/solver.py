@@ -21,7 +21,7 @@ import numpy as np
 from ..cards import HIDDEN
 from ..engine.moves import is_legal
 from ..engine.observe import recall, remember_move
-from ..engine.state import CAPACITY, LENGTHS, MOVE_LIMIT, MOVES, REDEALS, STOCK
+from ..engine.state import CAPACITY, LENGTHS, MOVE_LIMIT, MOVES, NO_MOVE, REDEALS, STOCK
 from ..jit import jit, jit_inline
 from ..solver import (
     BEST_BUFFER,
@@ -70,10 +70,8 @@ class Solver(api.CompiledPolicy):
 
     @staticmethod
     def check(values: dict) -> None:
-        if values["budget"] < 1:
-            raise ValueError(f"budget must be at least 1, not {values['budget']:g}")
-        if values["restarts"] < 0:
-            raise ValueError(f"restarts must be 0 or more, not {values['restarts']:g}")
+        api.require(values, "budget", 1)
+        api.require(values, "restarts", 0)
 
     @staticmethod
     def choose(view, params, memory, rng):
@@ -117,13 +115,23 @@ def choose_move(obs, rules, params, positions, moves, cursors, seen, memory, wor
     return move
 
 
-@jit
-def decide(obs, known, rules, params, positions, moves, cursors, seen, work, plan):
+@jit_inline
+def next_in_plan(obs, rules, plan):
+    """The plan's move for now, or NO_MOVE (the plan is then forgotten: done, or no longer
+    legal)."""
     if plan[PLAN_LENGTH] > 0:
         i = obs[MOVES] - plan[PLAN_START]
         if 0 <= i < plan[PLAN_LENGTH] and is_legal(obs, rules, plan[PLAN_LINE + i]):
             return plan[PLAN_LINE + i]
         plan[PLAN_LENGTH] = 0
+    return NO_MOVE
+
+
+@jit
+def decide(obs, known, rules, params, positions, moves, cursors, seen, work, plan):
+    move = next_in_plan(obs, rules, plan)
+    if move != NO_MOVE:
+        return move
     if knows_everything(known) and plan[PLAN_SEARCHED] != obs[REDEALS] + 1:
         plan[PLAN_SEARCHED] = obs[REDEALS] + 1
         info = work[INFO_BUFFER]
