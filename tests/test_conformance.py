@@ -20,7 +20,7 @@ DEALS = 40
 # fewer deals, still in every game.
 DEALS_FOR = {"rollout": 20, "planner": 4}
 # ... and the planner with fewer, cheaper samples (the same code: its parameters are data).
-NAME_FOR = {"planner": "planner[samples=4,effort=3000]"}
+NAME_FOR = {"planner": "planner[samples=4,proposals=4,effort=3000,budget=25000]"}
 
 
 def trace_lines(play) -> list[str]:

@@ -71,7 +71,7 @@ def moves_while_views_agree(game_id, policy_name, deck_a, deck_b, seed, deal) ->
 EXAMPLES = Path(__file__).parents[1] / "examples"
 # The planner samples and solves at every card it sees: fewer, smaller searches keep this
 # test short (parameters are data; the code is the same).
-CHEAPER = {"planner": "planner[samples=4,effort=3000]"}
+CHEAPER = {"planner": "planner[samples=4,proposals=4,effort=3000,budget=25000]"}
 EXAMPLE_PLUGINS = [f"{EXAMPLES / 'greedy_cells.py'}:GreedyCells",
                    f"{EXAMPLES / 'blind_digger.py'}:BlindDigger"]
 

@@ -44,8 +44,12 @@ from simstats.policies.planner import (
     same_plan,
     shows_unseen,
 )
+from simstats.policies.solver import PARAMETERS as SOLVER_DEFAULTS
 from simstats.policies.tactics import UNSEEN_SIZE, sample_position
 from simstats.simulate import run_compiled, start_policy
+
+# planner's search once every card is seen set to solver's defaults (planner's own is bigger)
+SOLVERS_SEARCH = ",".join(f"{name}={SOLVER_DEFAULTS[name]:g}" for name in ("budget", "restarts"))
 
 
 def position_after(game, deal, steps, seed):
@@ -193,7 +197,7 @@ def test_once_every_card_is_seen_it_plays_exactly_as_solver(game_id):
             apply_move(state, game.array, parse_move(move))
         if state[LENGTHS + STOCK] != 0 or status(state, game.array) != ONGOING:
             continue
-        planner = play_from(resolve_policy("planner"), game, state, deal)
+        planner = play_from(resolve_policy(f"planner[{SOLVERS_SEARCH}]"), game, state, deal)
         assert planner == play_from(resolve_policy("solver"), game, state, deal)
         compared += len(planner)
     assert compared > 50
@@ -220,6 +224,7 @@ def test_with_no_candidate_but_lookahead_it_plays_exactly_as_solver(game_id):
     solver's, move for move (moves made, cards home and end of every deal)."""
     game = get_game(game_id)
     deals = 6 if game_id == "napoleons-flank" else 12
-    alone = run_compiled(game, resolve_policy("planner[candidates=0,proposals=1,effort=500]"),
-                         0, 0, deals)
+    alone = run_compiled(
+        game, resolve_policy(f"planner[candidates=0,proposals=1,effort=500,{SOLVERS_SEARCH}]"),
+        0, 0, deals)
     assert (alone == run_compiled(game, resolve_policy("solver"), 0, 0, deals)).all()
