@@ -181,7 +181,7 @@ def collect(run_dir: Path) -> RunData:
     return data
 
 
-def _wins_by_deal(paths: list[Path]) -> np.ndarray:
+def wins_by_deal(paths: list[Path]) -> np.ndarray:
     """Won (1), lost (0) or not played yet (-1) for deals 0.. of one game and policy."""
     parts = [pq.read_table(p, columns=["deal", "won"]) for p in paths]
     deals = np.concatenate([t.column("deal").to_numpy() for t in parts])
@@ -233,20 +233,20 @@ def compare_all(data: RunData) -> pd.DataFrame:
             if policies:
                 best = max(policies, key=lambda p: rate[game, p])
                 rows.append(paired_row("oracle minus best policy", (game, oracle), (game, best),
-                                       _wins_by_deal(data.files[game, oracle]),
-                                       _wins_by_deal(data.files[game, best])))
+                                       wins_by_deal(data.files[game, oracle]),
+                                       wins_by_deal(data.files[game, best])))
         for i, a in enumerate(policies):
             for b in policies[i + 1:]:
                 rows.append(paired_row("policies", (game, a), (game, b),
-                                       _wins_by_deal(data.files[game, a]),
-                                       _wins_by_deal(data.files[game, b])))
+                                       wins_by_deal(data.files[game, a]),
+                                       wins_by_deal(data.files[game, b])))
     for game, base in same_deck_pairs(games):
         for policy in dict.fromkeys(p for _, p in keys if not is_oracle(p)):
             a, b = (base.id, policy), (game.id, policy)
             if a in data.files and b in data.files:
                 rows.append(paired_row(game.same_decks_comparison, a, b,
-                                       _wins_by_deal(data.files[a]),
-                                       _wins_by_deal(data.files[b])))
+                                       wins_by_deal(data.files[a]),
+                                       wins_by_deal(data.files[b])))
     return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
 
 
