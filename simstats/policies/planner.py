@@ -13,12 +13,16 @@ card), and follows it without sampling again. The candidate plans:
 - the plans of the winning lines found by the exact search (simstats/solver.py, eager, at most
   `effort` positions) on `proposals` samples, the `candidates` most often found.
 Each candidate is then played on the same `samples` fresh samples and the rest solved with the
-same search: the plan that wins most of them is played, lookahead's on a tie (a sample the
-search cannot decide counts as lost; between equal win counts, more cards home on the best line
-found decides). Solving a sample knows its hidden cards, so these counts are optimistic
+same search: the plan that wins most of them is played, lookahead's unless another wins
+strictly more (a sample the search cannot decide counts as lost). Cards home do not break ties:
+tried, the cards home on the searches' best lines preferred plans that deal the stock out
+early, which a sample's known stock makes look safe, and lost 9 of 5,000 Cicely deals that
+`solver` wins. Solving a sample knows its hidden cards, so these counts are optimistic
 (strategy fusion); comparing plans on the same samples cancels much of it.
 Where every card that matters is seen (the stock is out, or rebuilt from memory after a
-redeal) it plays exactly as `solver` does.
+redeal) it plays exactly as `solver` does, with a far bigger search by default (budget 4e6
+positions, 2 restarts, against solver's 25,000 and 4; benchmarks/planner.md measures what the
+search and the sampling each add).
 Parameters: solver's (used where everything is seen, and lookahead's), samples, proposals,
 candidates and effort (positions searched per sample).
 """
@@ -44,7 +48,6 @@ from ..engine.state import (
 )
 from ..jit import jit, jit_inline
 from ..solver import (
-    BEST_CARDS,
     INFO_BUFFER,
     LINE_BUFFER,
     LINE_LENGTH,
@@ -64,7 +67,6 @@ PARAMETERS = {**solver.PARAMETERS, "budget": 4_000_000.0, "restarts": 2.0,
               "samples": 2.0, "proposals": 2.0, "candidates": 3.0, "effort": 20_000.0}
 MAX_SAMPLES = 4096
 MAX_PREFIX = 400  # moves of a plan at most (a longer line is cut: sampled again after it)
-WIN = 1 << 20  # a sample won outweighs any count of cards home
 
 # The sampling record (memory): when it last sampled and what it found.
 SAMPLED_HIDDEN = 0  # hidden cards in play when it last sampled (0: not yet in this deal)
@@ -75,7 +77,7 @@ N_SAMPLING = 4
 # Per candidate plan (the `plans` workspace): its moves, then:
 PLAN_MOVES = MAX_PREFIX  # how many
 FOUND = MAX_PREFIX + 1  # how many proposal samples found it
-SCORE = MAX_PREFIX + 2  # WIN per evaluation sample won, plus cards home on the best lines
+WINS = MAX_PREFIX + 2  # how many evaluation samples it won
 PLAN_ROW = MAX_PREFIX + 3
 
 
@@ -236,11 +238,10 @@ def keep_most_found(plans, count, keep):
 
 @jit
 def evaluate(known, rules, params, plans, count, work, sample, walk, unseen, rng):
-    """Each plan's SCORE on the same `samples` fresh samples: the plan's moves, then the
+    """Each plan's WINS on the same `samples` fresh samples: the plan's moves, then the
     search. Returns the index of the best plan (the lowest on a tie: lookahead's first)."""
-    info = work[INFO_BUFFER]
     for c in range(count):
-        plans[c, SCORE] = 0
+        plans[c, WINS] = 0
     for _ in range(int(params.samples)):
         sample_position(known, rules, rng, unseen, sample)
         for c in range(count):
@@ -249,10 +250,10 @@ def evaluate(known, rules, params, plans, count, work, sample, walk, unseen, rng
                 apply_move(walk, rules, plans[c, i])
             won = solve(walk, rules, int(params.effort), MOVE_LIMIT - walk[MOVES], True,
                         work) == SEARCH_WON
-            plans[c, SCORE] += WIN * won + max(info[BEST_CARDS], 0)
+            plans[c, WINS] += won
     best = 0
     for c in range(1, count):
-        if plans[c, SCORE] > plans[best, SCORE]:
+        if plans[c, WINS] > plans[best, WINS]:
             best = c
     return best
 
@@ -281,7 +282,7 @@ def decide(obs, known, rules, params, positions, moves, cursors, seen, work, pla
         sampling[DECISIONS] += 1
         if sampling[DECISIONS] == 1:
             sampling[FIRST_SAMPLES] = int(params.samples) if count > 1 else 0
-            sampling[FIRST_WON] = plans[best, SCORE] // WIN if count > 1 else 0
+            sampling[FIRST_WON] = plans[best, WINS] if count > 1 else 0
         if best > 0:
             follow(plan, obs[MOVES], plans[best], plans[best, PLAN_MOVES])
             return plan[PLAN_LINE]
