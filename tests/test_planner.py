@@ -24,12 +24,14 @@ from simstats.engine.observe import (
 )
 from simstats.engine.state import (
     CAPACITY,
+    FOUNDATION_CARDS_AT,
     FOUNDATIONS,
     LENGTHS,
     MAX_LEGAL_MOVES,
     ONGOING,
     SIZE,
     STOCK,
+    WON_AT,
     new_state,
 )
 from simstats.games import GAMES, get_game
@@ -228,3 +230,16 @@ def test_with_no_candidate_but_lookahead_it_plays_exactly_as_solver(game_id):
         game, resolve_policy(f"planner[candidates=0,proposals=1,effort=500,{SOLVERS_SEARCH}]"),
         0, 0, deals)
     assert (alone == run_compiled(game, resolve_policy("solver"), 0, 0, deals)).all()
+
+
+# Cicely deals that planner lost when cards home broke ties between plans that won as many
+# samples: it chose plans that deal the stock out early (a sample's known stock makes them
+# look safe) and was left with no move; solver wins every one of them.
+DEALT_OUT_EARLY = (141, 2065, 2212, 3198, 3455, 4092, 4136, 4217)
+
+
+def test_on_a_tie_it_keeps_lookaheads_plan_and_does_not_deal_cicelys_stock_out_early():
+    game, planner = get_game("cicely"), resolve_policy("planner")
+    for deal in DEALT_OUT_EARLY:
+        row = run_compiled(game, planner, 0, deal, 1)[0]
+        assert row[WON_AT], f"Cicely deal {deal}: {row[FOUNDATION_CARDS_AT]} cards home"
