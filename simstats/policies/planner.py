@@ -21,7 +21,7 @@ early, which a sample's known stock makes look safe, and lost 9 of 5,000 Cicely 
 (strategy fusion); comparing plans on the same samples cancels much of it.
 Where every card that matters is seen (the stock is out, or rebuilt from memory after a
 redeal) it plays exactly as `solver` does, with a far bigger search by default (budget 4e6
-positions, 2 restarts, against solver's 25,000 and 4; benchmarks/planner.md measures what the
+positions, 2 restarts, against solver's 25,000 and 4; benchmarks/planner.py measures what the
 search and the sampling each add).
 Parameters: solver's (used where everything is seen, and lookahead's), samples, proposals,
 candidates and effort (positions searched per sample).
