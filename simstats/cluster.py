@@ -17,6 +17,8 @@ from .records import DEALS_DIR, INFLIGHT, RunError, remove_partial_files
 log = logging.getLogger("simstats")
 
 CONNECT_SECONDS = 10
+# Loggers through which Dask and tornado print to stderr, each with its own handler.
+DASK_LOGGERS = ("distributed", "distributed.client", "tornado")
 
 
 class _WorkerSetup(WorkerPlugin):
@@ -39,6 +41,13 @@ def execute_dask(run, chunks, on_done, play_chunk) -> None:
     runner's, passed in so that this module never imports the runner), each result recorded in
     the run and passed to `on_done`."""
     with contextlib.ExitStack() as stack:
+        # Closing the client and our cluster, above all on Ctrl-C, can make the scheduler log a
+        # CRITICAL "Closed comm ... while trying to write" traceback (a message for the client
+        # just closed). Nothing is lost by then: Dask is silent while it closes (LIFO: silenced
+        # first, restored last).
+        loggers = [logging.getLogger(name) for name in DASK_LOGGERS]
+        for logger in loggers:
+            stack.callback(logger.setLevel, logger.level)
         if run.options.scheduler:
             client = _connect(run.options.scheduler)
         else:
@@ -48,6 +57,8 @@ def execute_dask(run, chunks, on_done, play_chunk) -> None:
             stack.callback(cluster.close, timeout=5)
             client = distributed.Client(cluster)
         stack.callback(client.close, timeout=5)
+        for logger in loggers:
+            stack.callback(logger.setLevel, logging.CRITICAL + 1)
         client.register_plugin(_WorkerSetup(local=not run.options.scheduler), name="simstats")
         client.forward_logging("simstats", level=logging.INFO)
         log.info("dask scheduler %s, %d workers", client.scheduler.address,
