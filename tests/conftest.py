@@ -42,4 +42,8 @@ def cli(capsys, monkeypatch):
 def pytest_unconfigure(config):
     # A test process that hangs at exit (a lock held by a killed child, a thread nobody
     # joins) would stall CI without a word: after two minutes, print every stack and fail.
+    # Only the controlling process: a pytest-xdist worker unconfigures when it runs out of
+    # tests and then rightly waits for the others, which can take longer than that.
+    if hasattr(config, "workerinput"):
+        return
     faulthandler.dump_traceback_later(120, exit=True)
