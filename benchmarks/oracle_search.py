@@ -29,6 +29,17 @@ from simstats.solver import (
 )
 
 OUT = Path(__file__).with_suffix(".md")
+TITLE = "# The oracle's search on deals it left undecided\n"
+
+
+def write_section(game_id: str, section: str) -> None:
+    """Replace this game's section of OUT, keeping the other games' (one run per game)."""
+    sections = {}
+    if OUT.exists():
+        for part in OUT.read_text().split("\n## ")[1:]:
+            sections[part.split()[0]] = "## " + part.rstrip("\n") + "\n"
+    sections[game_id] = section
+    OUT.write_text(TITLE + "".join("\n" + sections[g] for g in sorted(sections)))
 
 
 def main() -> None:
@@ -60,8 +71,8 @@ def main() -> None:
                     f"{verdicts['unknown']} | {nodes / len(deals):,.0f} | "
                     f"{seconds / len(deals):.1f} |")
         print(rows[-1], flush=True)
-    OUT.write_text("\n".join([
-        f"# The oracle's search on deals it left undecided ({time.strftime('%Y-%m-%d')})",
+    section = "\n".join([
+        f"## {game.id} ({time.strftime('%Y-%m-%d')})",
         "",
         f"    python benchmarks/oracle_search.py {args.run} --game {game.id} "
         f"--budgets {args.budgets} --deals {args.deals}",
@@ -73,7 +84,8 @@ def main() -> None:
         "|---|---|---|---|---|---|---|",
         *rows,
         "",
-    ]))
+    ])
+    write_section(game.id, section)
     print(f"written to {OUT}")
 
 
