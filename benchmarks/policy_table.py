@@ -46,7 +46,8 @@ def main() -> None:
     parser.add_argument("runs", nargs="+", help="run folders")
     parser.add_argument("--seconds", type=float, default=3.0, help="timing per game and policy")
     parser.add_argument("--slow-seconds", type=float, default=60.0,
-                        help="timing of `solver` and the oracle, whose time varies most by deal")
+                        help="timing of `solver`, `planner` and the oracle, whose time varies "
+                        "most by deal")
     args = parser.parse_args()
     rows, done = [], set()
     for run in map(Path, args.runs):
@@ -55,7 +56,7 @@ def main() -> None:
             if (r.game, r.policy) in done:
                 continue  # the first run listed gives a (game, policy) its row
             done.add((r.game, r.policy))
-            slow = is_oracle(r.policy) or r.policy.startswith("solver")
+            slow = is_oracle(r.policy) or r.policy.startswith(("solver", "planner"))
             us = per_deal_us(r.game, r.policy, args.slow_seconds if slow else args.seconds)
             bracket = (f"; {r.end_unknown:,} unknown, bracketed" if is_oracle(r.policy)
                        else "")
