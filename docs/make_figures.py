@@ -77,6 +77,9 @@ def main() -> None:
         save_figure(FIGURES[name](data), ROOT / "docs", name)
         print(f"wrote docs/{name}.png and .svg")
     for folder in sorted((ROOT / "results").glob("*/manifest.json")):
+        if not (folder.parent / "summary.csv").is_file():  # a run stopped before its tables
+            print(f"skipped {folder.parent.relative_to(ROOT)}: no summary.csv")
+            continue
         run = run_tables(folder.parent)
         for name in TABLE_FIGURES:
             fig = FIGURES[name](run)
