@@ -18,6 +18,7 @@ import argparse
 import json
 from pathlib import Path
 
+from simstats.records import policy_slug
 from simstats.report import paired_row, wins_by_deal
 
 
@@ -26,8 +27,7 @@ def cell(text: str) -> tuple[tuple[str, str], list[Path], int]:
     run, game, policy = text.split(":", 2)
     folder = Path(run)
     seed = json.loads((folder / "manifest.json").read_text()).get("seed", 0)
-    kind = policy.replace("/", "_").replace(".", "_").replace(":", "_")
-    files = sorted((folder / "deals").glob(f"*-{game}--*-{kind}--*.parquet"))
+    files = sorted((folder / "deals").glob(f"*-{game}--*-{policy_slug(policy)}--*.parquet"))
     if not files:
         raise SystemExit(f"paired.py: no deals of {game} with {policy} in {run}")
     return (game, policy), files, seed

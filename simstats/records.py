@@ -35,6 +35,11 @@ class RunRefused(RunError):
 COLUMNS = ("game", "policy", "deal", *(name for name, _ in OUTCOME_FIELDS))
 
 
+def policy_slug(policy: str) -> str:
+    """A policy's name as it appears in its chunk files' names."""
+    return re.sub(r"[^A-Za-z0-9]+", "_", policy).strip("_") or "policy"
+
+
 @dataclass(frozen=True)
 class Chunk:
     """Deals [start, start + count) of one game and one policy in a run."""
@@ -48,8 +53,8 @@ class Chunk:
 
     @property
     def name(self) -> str:
-        slug = re.sub(r"[^A-Za-z0-9]+", "_", self.policy).strip("_") or "policy"
-        return (f"{self.game_index:02d}-{self.game}--{self.policy_index:02d}-{slug}"
+        return (f"{self.game_index:02d}-{self.game}--{self.policy_index:02d}-"
+                f"{policy_slug(self.policy)}"
                 f"--{self.start:012d}.parquet")
 
     @staticmethod
