@@ -41,6 +41,7 @@ from simstats.policies.planner import (
     MAX_PREFIX,
     PLAN_MOVES,
     PLAN_ROW,
+    fair_finish,
     fair_prefix,
     keep_most_found,
     same_plan,
@@ -49,6 +50,7 @@ from simstats.policies.planner import (
 from simstats.policies.solver import PARAMETERS as SOLVER_DEFAULTS
 from simstats.policies.tactics import UNSEEN_SIZE, sample_position
 from simstats.simulate import run_compiled, start_policy
+from simstats.solver import search_buffers
 
 # planner's search once every card is seen set to solver's defaults (planner's own is bigger)
 SOLVERS_SEARCH = ",".join(f"{name}={SOLVER_DEFAULTS[name]:g}" for name in ("budget", "restarts"))
@@ -207,6 +209,7 @@ def test_once_every_card_is_seen_it_plays_exactly_as_solver(game_id):
 
 @pytest.mark.parametrize("name", ["planner[samples=0]", "planner[samples=-3]",
                                   "planner[effort=0]", "planner[budget=0.5]",
+                                  "planner[margin=0]", "planner[playout=2]",
                                   "solver[budget=0]", "planner[depth_of_thought=2]"])
 def test_out_of_range_parameters_are_refused_in_one_line(cli, tmp_path, name):
     with pytest.raises(PolicyError):
@@ -221,15 +224,45 @@ def test_out_of_range_parameters_are_refused_in_one_line(cli, tmp_path, name):
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
-def test_with_no_candidate_but_lookahead_it_plays_exactly_as_solver(game_id):
+@pytest.mark.parametrize("never_departs", ["candidates=0,proposals=1",
+                                           "samples=2,proposals=2,margin=3"])
+def test_with_no_candidate_but_lookahead_it_plays_exactly_as_solver(game_id, never_departs):
     """Its simulation of lookahead's plan runs on copies: the real lookahead memory is as
-    solver's, move for move (moves made, cards home and end of every deal)."""
+    solver's, move for move (moves made, cards home and end of every deal); so is a planner
+    whose margin no plan can reach (it samples and judges, then keeps lookahead's plan)."""
     game = get_game(game_id)
     deals = 6 if game_id == "napoleons-flank" else 12
     alone = run_compiled(
-        game, resolve_policy(f"planner[candidates=0,proposals=1,effort=500,{SOLVERS_SEARCH}]"),
+        game, resolve_policy(f"planner[{never_departs},effort=500,{SOLVERS_SEARCH}]"),
         0, 0, deals)
     assert (alone == run_compiled(game, resolve_policy("solver"), 0, 0, deals)).all()
+
+
+@pytest.mark.parametrize("game_id", ["tournament", "kingsdown-eights"])
+def test_a_fair_playout_wins_only_what_the_fair_player_wins(game_id):
+    """fair_finish from a deal's start sees what the player would see: lookahead, then one
+    search once every card is seen. So a deal it wins is won by solver with that one search
+    (the same moves, the same search); one that search leaves undecided it counts as lost, and
+    solver may still win it later."""
+    game = get_game(game_id)
+    code = resolve_policy("planner[playout=1,effort=3000]").compiled
+    record = code.new_memory()[0].view(np.recarray)
+    m = record[0]
+    fair = run_compiled(game, resolve_policy("solver[budget=3000,restarts=0]"), 0, 0, 30)
+    wins = 0
+    for deal in range(30):
+        walk = new_state()
+        deck, _ = deal_deck(game.array, 0, deal)
+        lay_out(walk, game.array, deck)
+        shown = blank_observation()
+        observe(walk, game.array, shown)
+        m.pretend[0] = shown
+        m.imagined[:] = m.seen
+        won = fair_finish(walk, game.array, code.params()[0], m.positions, m.moves, m.cursors,
+                          m.imagined, m.shown, m.pretend, search_buffers())
+        assert not won or fair[deal, WON_AT], f"deal {deal}: won by the playout, not by solver"
+        wins += won
+    assert wins >= 5  # the playouts reach the search and win, not only lose
 
 
 # Cicely deals that planner lost when cards home broke ties between plans that won as many
