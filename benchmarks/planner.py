@@ -38,7 +38,7 @@ def policy_name(samples: int, extra: str) -> str:
 
         given = dict(item.split("=") for item in extra.split(",") if item)
         search = [f"{name}={given.get(name, int(PARAMETERS[name]))}"
-                  for name in ("budget", "restarts")]
+                  for name in ("budget", "restarts", "luby")]
         return f"solver[{','.join(search)}]"
     return f"planner[samples={samples},proposals={samples}{',' + extra if extra else ''}]"
 

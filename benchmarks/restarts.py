@@ -1,10 +1,11 @@
 """How `solver`'s search schedule trades deals won for time: for each budget x restarts (positions
 per search, and how many more searches in a shaken move order follow one that runs out
-undecided), the deals won of deals 0..N-1 (seed 0), paired against the first schedule listed,
+undecided; a trailing L: search i gets budget x luby(i) positions, as solver's luby=1), the deals
+won of deals 0..N-1 (seed 0), paired against the first schedule listed,
 and seconds per deal (one process per schedule, compiled loop, `--workers` at a time: on a busy
 machine the times are rough, their ratios less so). Writes benchmarks/restarts.md.
 
-    python benchmarks/restarts.py --game tournament --deals 1000 --schedule 25000x4,5000x20
+    python benchmarks/restarts.py --game tournament --deals 1000 --schedule 25000x4,1000x62L
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ OUT = Path(__file__).with_suffix(".md")
 
 
 def policy_name(schedule: str) -> str:
-    budget, restarts = schedule.split("x")
-    return f"solver[budget={int(budget)},restarts={int(restarts)}]"
+    luby = int(schedule.endswith("L"))
+    budget, restarts = schedule.removesuffix("L").split("x")
+    return f"solver[budget={int(budget)},restarts={int(restarts)},luby={luby}]"
 
 
 def play(task: tuple[str, str, int]) -> tuple[str, str, list[int], float]:
@@ -42,8 +44,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", action="append", default=None)
     parser.add_argument("--deals", type=int, default=1000)
-    parser.add_argument("--schedule", default="25000x4,25000x0,25000x1,5000x20,2000x30,1000x30,"
-                                                 "1000x60,1000x100,500x120,250x200")
+    parser.add_argument("--schedule", default="25000x4,1000x62L,1000x30L,500x62L,1000x126L,"
+                                                 "1000x60,5000x20")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     from scipy.stats import binomtest

@@ -53,7 +53,8 @@ from simstats.simulate import run_compiled, start_policy
 from simstats.solver import search_buffers
 
 # planner's search once every card is seen set to solver's defaults (planner's own is bigger)
-SOLVERS_SEARCH = ",".join(f"{name}={SOLVER_DEFAULTS[name]:g}" for name in ("budget", "restarts"))
+SOLVERS_SEARCH = ",".join(f"{name}={SOLVER_DEFAULTS[name]:g}" for name in ("budget", "restarts",
+                                                                               "luby"))
 
 
 def position_after(game, deal, steps, seed):

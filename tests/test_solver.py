@@ -125,7 +125,8 @@ def test_the_oracle_counts_every_search_against_its_budget():
     work = search_buffers()
     assert solve_position(state, game.array, 40_000, work) == SEARCH_UNDECIDED
     info = work[INFO_BUFFER]
-    # eager 2,500 + 27 restarts of 1,000 + exact 10,500, each stopped at its share
+    # restarts of 20 x luby(i) positions up to 30,000, then exact with the rest, each stopped
+    # at its share
     assert info[NODES] == 40_000
     assert info[ORDER_SEED] == 0  # the next search is in the plain order again
 

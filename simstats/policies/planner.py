@@ -18,21 +18,22 @@ the fair player (`lookahead` on what the sample would show, then the search once
 seen), which removes the optimism of solving a sample that knows its hidden cards (strategy
 fusion). Another plan is played only if it wins at least `margin` more samples than lookahead's
 (the first of the best on a tie). Measured on the same deals as `solver[budget=4e6,restarts=2]`
-(which is this policy without sampling): with margin 1 the departures cost 1.06 points in
-Tournament (deals 0-4,999) and 4.48 in Kingsdown Eights; judged by fair playouts (margin 1) they
-still cost in Kingsdown Eights (of deals 0-199, won by that solver only 6, by this only 1); with
-margin 2 (depart only when a plan wins both samples and lookahead's loses both) they are rare:
-in Tournament they cost nothing (deals 0-4,999: won by that solver only 9, by this only 10), in
-Kingsdown Eights 0.44 points (won by that solver only 39, by this only 17), against 4.48 with
-margin 1: hence the default; the sampling has yet to earn its keep in these games (issue 15).
+(this policy without sampling; made when solver's searches had a fixed size, today's `luby=0`):
+with margin 1 the departures cost 1.06 points in Tournament (deals 0-4,999) and 4.48 in
+Kingsdown Eights; judged by fair playouts (margin 1) they still cost in Kingsdown Eights (of
+deals 0-199, won by that solver only 6, by this only 1); with margin 2 (depart only when a plan
+wins both samples and lookahead's loses both) they are rare: in Tournament they cost nothing
+(deals 0-4,999: won by that solver only 9, by this only 10), in Kingsdown Eights 0.44 points
+(won by that solver only 39, by this only 17), against 4.48 with margin 1: hence the default;
+the sampling has yet to earn its keep in these games (issue 15).
 Cards home do not break ties:
 tried, the cards home on the searches' best lines preferred plans that deal the stock out
 early, which a sample's known stock makes look safe, and lost 9 of 5,000 Cicely deals that
 `solver` wins.
 Where every card that matters is seen (the stock is out, or rebuilt from memory after a
 redeal) it plays exactly as `solver` does, with a far bigger search by default (budget 4e6
-positions, 2 restarts, against solver's 25,000 and 4; benchmarks/planner.py measures what the
-search and the sampling each add).
+positions, 2 restarts of the same size, luby=0, against solver's 1,000 x luby(i), 63 searches;
+benchmarks/planner.py measures what the search and the sampling each add).
 Parameters: solver's (used where everything is seen, and lookahead's), samples, proposals,
 candidates, effort (positions searched per sample), margin and playout.
 """
@@ -73,8 +74,9 @@ from .tactics import SEEN_SIZE, UNSEEN_SIZE, sample_position
 
 # Once every card is seen, a far bigger search than solver's default: measured on Kingsdown
 # Eights deals 0-99, solver wins 72 with its default and 92 with budget 4e6 and 2 restarts
-# (1.2 s a deal), Tournament deals 0-199 185 and 191 (0.18 s), one process each.
-PARAMETERS = {**solver.PARAMETERS, "budget": 4_000_000.0, "restarts": 2.0,
+# (1.2 s a deal), Tournament deals 0-199 185 and 191 (0.18 s), one process each (solver's
+# default then was 25,000 positions and 4 restarts; searches of a fixed size: luby 0).
+PARAMETERS = {**solver.PARAMETERS, "budget": 4_000_000.0, "restarts": 2.0, "luby": 0.0,
               "samples": 2.0, "proposals": 2.0, "candidates": 3.0, "effort": 20_000.0,
               "margin": 2.0, "playout": 0.0}
 MAX_SAMPLES = 4096
@@ -95,7 +97,7 @@ PLAN_ROW = MAX_PREFIX + 3
 
 def workspace(values: dict) -> dict:
     plans = 1 + max(int(values["proposals"]), 0)
-    budget = max(int(values["budget"]), int(values["effort"]))
+    budget = max(solver.largest_search(values), int(values["effort"]))
     return {**solver.workspace(table_bits_for(budget)),
             "sample": api.array(np.int16, SIZE),
             "walk": api.array(np.int16, SIZE),
