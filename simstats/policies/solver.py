@@ -47,8 +47,8 @@ from ..solver import (
 from . import api, lookahead
 
 # Searches of 1,000 x luby(i) positions, 63 in all (192,000 positions): against 25,000 x 5, on
-# deals 0-999, Tournament 932 won against 914 and Kingsdown Eights 687 against 673, each in
-# less time (benchmarks/restarts.md)
+# deals 0-999, Tournament 932 won against 914 (in less time) and Kingsdown Eights 687 against
+# 673 (time not yet measured on an idle machine; benchmarks/restarts.md)
 PARAMETERS = {**lookahead.PARAMETERS, "budget": 1_000.0, "eager": 1.0, "restarts": 62.0,
               "luby": 1.0}
 
