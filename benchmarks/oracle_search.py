@@ -9,6 +9,7 @@ Writes benchmarks/oracle_search.md.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from simstats.deals import deal_deck
 from simstats.engine.moves import lay_out
 from simstats.engine.state import new_state
 from simstats.games import get_game
+from simstats.registry import is_oracle
 from simstats.solver import (
     INFO_BUFFER,
     NODES,
@@ -50,27 +52,39 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=20, help="undecided deals to try (first N)")
     args = parser.parse_args()
     game = get_game(args.game)
+    if not (Path(args.run) / "deals").is_dir():
+        sys.exit(f"oracle_search.py: {args.run} holds no per-deal table (deals/): play the run "
+                 "again with its command to make it")
     table = pd.read_parquet(Path(args.run) / "deals")
-    undecided = table[(table.game == game.id) & (table.policy == "oracle")
+    undecided = table[(table.game == game.id) & table.policy.map(is_oracle)
                       & (table.end == "unknown")].deal.sort_values().tolist()
     deals = undecided[: args.deals]
+    if not deals:
+        sys.exit(f"oracle_search.py: no {game.id} deal of {args.run} ended unknown")
     seed = 0  # the committed runs are seed 0
-    rows = []
+    rows, lists = [], []
     for budget in (int(float(b)) for b in args.budgets.split(",")):
         work = search_buffers(table_bits=table_bits_for(budget))
         verdicts = {"won": 0, "lost": 0, "unknown": 0}
+        decided = {"won": [], "lost": [], "unknown": []}
         nodes, started = 0, time.perf_counter()
         for deal in deals:
             deck, _ = deal_deck(game.array, seed, deal)
             state = new_state()
             lay_out(state, game.array, np.asarray(deck, dtype=np.int16))
-            verdicts[RESULT_NAMES[solve_position(state, game.array, budget, work)]] += 1
+            verdict = RESULT_NAMES[solve_position(state, game.array, budget, work)]
+            verdicts[verdict] += 1
+            decided[verdict].append(deal)
             nodes += int(work[INFO_BUFFER][NODES])
+            print(f"{budget:,} deal {deal}: {verdict}, {int(work[INFO_BUFFER][NODES]):,} "
+                  "positions", flush=True)
         seconds = time.perf_counter() - started
         rows.append(f"| {budget:,} | {len(deals)} | {verdicts['won']} | {verdicts['lost']} | "
                     f"{verdicts['unknown']} | {nodes / len(deals):,.0f} | "
                     f"{seconds / len(deals):.1f} |")
         print(rows[-1], flush=True)
+        lists.append(f"- {budget:,}: won {decided['won'] or 'none'}, lost "
+                     f"{decided['lost'] or 'none'}, unknown {decided['unknown'] or 'none'}")
     section = "\n".join([
         f"## {game.id} ({time.strftime('%Y-%m-%d')})",
         "",
@@ -83,6 +97,10 @@ def main() -> None:
         "| budget | deals | won | lost | unknown | positions per deal | seconds per deal |",
         "|---|---|---|---|---|---|---|",
         *rows,
+        "",
+        "Deal by deal:",
+        "",
+        *lists,
         "",
     ])
     write_section(game.id, section)
