@@ -57,6 +57,11 @@ def play(task: tuple) -> list[tuple]:
 
     game_id, name, deals = task
     game, spec = get_game(game_id), resolve_policy(name)
+    warm_up = new_state()  # load (or compile) the policy's code before any deal is timed
+    lay_out(warm_up, game.array, deal_deck(game.array, 0, deals[0])[0])
+    seen = blank_observation()
+    observe(warm_up, game.array, seen)
+    spec.make().choose(Observation(game.id, game.array, seen))
     rows = []
     for deal in deals:
         deck, _ = deal_deck(game.array, 0, deal)
@@ -112,7 +117,7 @@ def main() -> None:
              "won when estimate >= 50% |", "|---|---|---|---|---|---|---|"]
     import matplotlib.pyplot as plt
 
-    figure, axes = plt.subplots(1, len(games), figsize=(4 * len(games), 3.5), squeeze=False)
+    figure, axes = plt.subplots(1, len(games), figsize=(4.5 * len(games), 4), squeeze=False)
     for axis, game in zip(axes[0], games, strict=True):
         xs, ys, los, his = [], [], [], []
         for k in levels:
@@ -135,14 +140,23 @@ def main() -> None:
                 his.append(high - won.mean())
             else:
                 axis.axhline(won.mean(), color="grey" if k == SOLVER_DEFAULT else "black",
-                             linestyle="--" if k == SOLVER_DEFAULT else ":", label=name)
+                             linestyle="--" if k == SOLVER_DEFAULT else ":",
+                             label="solver" if k == SOLVER_DEFAULT else
+                             "solver with planner's search")
         axis.errorbar(xs, ys, yerr=[los, his], marker="o", capsize=3, label="planner")
+        shown = [line.get_ydata()[0] for line in axis.get_lines()[:2]]
+        low = min([y - lo for y, lo in zip(ys, los, strict=True)] + shown)
+        axis.set_ylim(max(0.0, low - 0.05), 1.0)
         axis.set_xscale("log", base=2)
+        axis.set_xticks(xs, [str(x) for x in xs])
         axis.set_title(game)
         axis.set_xlabel("samples per choice")
         axis.set_ylabel("share of deals won")
-        axis.legend()
-    figure.tight_layout()
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    wide = len(games) > 1
+    figure.legend(handles, labels, loc="lower center", ncol=len(labels) if wide else 1,
+                  frameon=False)
+    figure.tight_layout(rect=(0, 0.08 if wide else 0.22, 1, 1))
     figure.savefig(FIGURE, dpi=100)
     lines += ["", "First estimate: the share of the evaluation samples the chosen plan won at "
               "its first choice of the deal (the mean over the deals where it chose among "
