@@ -65,22 +65,21 @@ def main() -> None:
     rows, lists = [], []
     for budget in (int(float(b)) for b in args.budgets.split(",")):
         work = search_buffers(table_bits=table_bits_for(budget))
-        verdicts = {"won": 0, "lost": 0, "unknown": 0}
-        decided = {"won": [], "lost": [], "unknown": []}
+        decided = {"won": [], "lost": [], "unknown": []}  # the deals of each verdict
         nodes, started = 0, time.perf_counter()
         for deal in deals:
             deck, _ = deal_deck(game.array, seed, deal)
             state = new_state()
             lay_out(state, game.array, np.asarray(deck, dtype=np.int16))
             verdict = RESULT_NAMES[solve_position(state, game.array, budget, work)]
-            verdicts[verdict] += 1
             decided[verdict].append(deal)
             nodes += int(work[INFO_BUFFER][NODES])
             print(f"{budget:,} deal {deal}: {verdict}, {int(work[INFO_BUFFER][NODES]):,} "
                   "positions", flush=True)
         seconds = time.perf_counter() - started
-        rows.append(f"| {budget:,} | {len(deals)} | {verdicts['won']} | {verdicts['lost']} | "
-                    f"{verdicts['unknown']} | {nodes / len(deals):,.0f} | "
+        rows.append(f"| {budget:,} | {len(deals)} | {len(decided['won'])} | "
+                    f"{len(decided['lost'])} | {len(decided['unknown'])} | "
+                    f"{nodes / len(deals):,.0f} | "
                     f"{seconds / len(deals):.1f} |")
         print(rows[-1], flush=True)
         lists.append(f"- {budget:,}: won {decided['won'] or 'none'}, lost "

@@ -119,7 +119,7 @@ def main() -> None:
 
     figure, axes = plt.subplots(1, len(games), figsize=(4.5 * len(games), 4), squeeze=False)
     for axis, game in zip(axes[0], games, strict=True):
-        xs, ys, los, his = [], [], [], []
+        xs, ys, los, his, solver_rates = [], [], [], [], []
         for k in levels:
             name = policy_name(k, args.extra)
             rows = np.array(results[(game, name)], dtype=float)
@@ -139,13 +139,13 @@ def main() -> None:
                 los.append(won.mean() - low)
                 his.append(high - won.mean())
             else:
+                solver_rates.append(won.mean())
                 axis.axhline(won.mean(), color="grey" if k == SOLVER_DEFAULT else "black",
                              linestyle="--" if k == SOLVER_DEFAULT else ":",
                              label="solver" if k == SOLVER_DEFAULT else
                              "solver with planner's search")
         axis.errorbar(xs, ys, yerr=[los, his], marker="o", capsize=3, label="planner")
-        shown = [line.get_ydata()[0] for line in axis.get_lines()[:2]]
-        low = min([y - lo for y, lo in zip(ys, los, strict=True)] + shown)
+        low = min([y - lo for y, lo in zip(ys, los, strict=True)] + solver_rates)
         axis.set_ylim(max(0.0, low - 0.05), 1.0)
         axis.set_xscale("log", base=2)
         axis.set_xticks(xs, [str(x) for x in xs])
