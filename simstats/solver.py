@@ -107,12 +107,13 @@ BEST_BUFFER = 7
 INFO_BUFFER = 10
 
 
-def table_bits_for(budget: int) -> int:
+@jit_inline
+def table_bits_for(budget):
     """The smallest table for a search of `budget` positions (solve_position's exact search
     may get almost all of it) that stays at most 55% full, so that no entry is ever replaced;
     never more than 2**MAX_TABLE_BITS entries (past that, entries are replaced: first_visit).
     A table no bigger than needed stays in the processor's caches: a small search runs faster
-    in a small table."""
+    in a small table (solve uses only this much of a bigger one)."""
     bits = MIN_TABLE_BITS
     while (1 << bits) * 0.55 < budget and bits < MAX_TABLE_BITS:
         bits += 1
@@ -757,6 +758,9 @@ def solve(start, rules, budget, moves_left, eager, work):
             table[slot, 1] = 0
         info[STAMP] = 1
     stamp = info[STAMP]
+    # only as much of the table as this search can fill: the restarts' small searches then
+    # probe a table that stays in the processor's caches
+    table = table[:min(table.shape[0], 1 << table_bits_for(budget))]
     info[NODES] = 0
     info[FILLED] = 0
     info[BEST_CARDS] = -1
