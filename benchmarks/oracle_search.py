@@ -64,7 +64,7 @@ def main() -> None:
     seed = 0  # the committed runs are seed 0
     rows, lists = [], []
     for budget in (int(float(b)) for b in args.budgets.split(",")):
-        work = search_buffers(table_bits=table_bits_for(budget))
+        work = search_buffers(table_bits=table_bits_for(budget), deep=True)
         decided = {"won": [], "lost": [], "unknown": []}  # the deals of each verdict
         nodes, started = 0, time.perf_counter()
         for deal in deals:

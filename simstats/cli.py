@@ -239,7 +239,7 @@ class DealCount(click.ParamType):
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Seed of --deal.")
 @click.option("--deal", type=click.IntRange(min=0), help="Deal number under --seed (from 0).")
-@click.option("--budget", type=DealCount("positions"), default="32e6", show_default=True,
+@click.option("--budget", type=DealCount("positions"), default="64e6", show_default=True,
               help="Positions the searches may expand in all (as the oracle's default).")
 @click.option("--trace", "trace_path",
               help="Write the line played as a JSON Lines trace ('-' for stdout): the winning "

@@ -343,7 +343,7 @@ def solve_deal(game: Game, deck, budget: int, seed: int = 0, deal: int | None = 
     state = new_state()
     lay_out(state, rules, np.asarray(deck, dtype=np.int16))
     state[RESHUFFLES] = reshuffles
-    work = search_buffers(table_bits=table_bits_for(budget))
+    work = search_buffers(table_bits=table_bits_for(budget), deep=True)
     verdict = int(solve_position(state, rules, budget, work))
     info = work[INFO_BUFFER]
     line, length = ((work[LINE_BUFFER], info[LINE_LENGTH]) if verdict == SEARCH_WON

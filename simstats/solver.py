@@ -36,7 +36,11 @@ state, stock order included, and is a perfect-information bound rather than a pl
   column only to the first one; a card that fits both foundations of its suit goes to the first
   (the two results are one transfer apart).
 - A node budget. The result is SEARCH_WON (the line), SEARCH_LOST (every line tried; the line
-  reaching the most cards home is kept) or SEARCH_UNDECIDED (budget spent). These are
+  reaching the most cards home is kept) or SEARCH_UNDECIDED (budget spent, or a line cut short).
+- Deep searches for proofs: a line cut at the move guard proves nothing (the position it reached
+  may have been met first by a longer line), and Kingsdown Eights' depth-first lines wander past
+  the guard; the oracle's last search goes on past it (solve: info[DEEP]), so that exhausting it
+  proves that no line of any length wins. These are
   the search's own codes, apart from a game's `end` codes (engine/state.py).
 """
 
@@ -83,6 +87,10 @@ RESULT_NAMES = ("lost", "won", "unknown")
 
 MAX_LEVELS = 1200  # search depth in moves that branch (each followed by its safe moves)
 MAX_LINE = MOVE_LIMIT
+# A deep search (info[DEEP]) goes on past the move guard, as far as these buffers reach, so that
+# an exhausted search proves that no line of any length wins (see solve).
+DEEP_LEVELS = 8000
+DEEP_LINE = 8 * MOVE_LIMIT
 MAX_CANDIDATES = 256
 TRANSFER_PLAY = 1 << 20  # + source place: the transfers a card needs to go home, then the card
 JITTER = 600  # a restart's rank noise: enough to swap neighbouring kinds of move (measured)
@@ -99,7 +107,8 @@ BEST_LENGTH = 3  # that line's length (in `best`)
 LINE_LENGTH = 4  # the winning line's length (in `line`)
 FILLED = 5  # table entries used by the last search
 ORDER_SEED = 6  # 0: moves in rank order; else ranks jittered by a hash of this seed (restarts)
-N_INFO = 7
+DEEP = 7  # 1: search past the move guard, as deep as the buffers go (solve)
+N_INFO = 8
 
 # Where the search's results are in its working memory (search_buffers).
 LINE_BUFFER = 5
@@ -120,12 +129,15 @@ def table_bits_for(budget):
     return bits
 
 
-def search_arrays(small: bool = False, table_bits: int = TABLE_BITS) -> list[tuple]:
-    """(name, dtype, shape) of each array of a searcher's working memory (about 2.7 MB + 16
-    bytes per table entry), in the order of the `work` tuple the search takes. `small`: arrays
-    of the same types holding nothing, for callers that never search. The table holds
-    2**table_bits fingerprints."""
-    levels, line, table = (1, 1, 1) if small else (MAX_LEVELS + 1, MAX_LINE + 1, 1 << table_bits)
+def search_arrays(small: bool = False, table_bits: int = TABLE_BITS,
+                  deep: bool = False) -> list[tuple]:
+    """(name, dtype, shape) of each array of a searcher's working memory (about 5 MB, `deep`
+    about 34 MB, + 16 bytes per table entry), in the order of the `work` tuple the search takes.
+    `small`: arrays of the same types holding nothing, for callers that never search. The table
+    holds 2**table_bits fingerprints. `deep`: room for deep searches (DEEP_LEVELS, DEEP_LINE),
+    which solve_position's last search is."""
+    levels, line = (DEEP_LEVELS + 1, DEEP_LINE + 1) if deep else (MAX_LEVELS + 1, MAX_LINE + 1)
+    levels, line, table = (1, 1, 1) if small else (levels, line, 1 << table_bits)
     return [
         ("search_position", np.int16, (SIZE,)),  # the position searched, moves made in place
         ("search_moves", np.int64, (levels, MAX_CANDIDATES)),  # candidate moves per level
@@ -148,11 +160,12 @@ def search_arrays(small: bool = False, table_bits: int = TABLE_BITS) -> list[tup
     ]
 
 
-def search_buffers(small: bool = False, table_bits: int = TABLE_BITS) -> tuple:
+def search_buffers(small: bool = False, table_bits: int = TABLE_BITS,
+                   deep: bool = False) -> tuple:
     """A searcher's working memory as the `work` tuple (search_arrays); never allocated by
     compiled code."""
     return tuple(np.zeros(shape, dtype=dtype) for _, dtype, shape in
-                 search_arrays(small, table_bits))
+                 search_arrays(small, table_bits, deep))
 
 
 @jit_inline
@@ -501,12 +514,13 @@ def unmake(pos, rules, line, undo, start, length, prefix):
 
 
 @jit
-def advance(pos, rules, eager, move, line, undo, length, prefix, safe_plays):
+def advance(pos, rules, eager, move, line, undo, length, prefix, safe_plays, cap):
     """Make a candidate `move` (a transfer play as its transfers, then its play; -1: none) and
-    then, if `safe_plays`, every safe move, appending the moves made to `line`; the new line
-    length. The search makes moves here only, so that their code is compiled into it once and
-    a position costs one call, not one per move (measured: calls were a third of its time)."""
-    while length < MAX_LINE:
+    then, if `safe_plays`, every safe move, appending the moves made to `line`, at most `cap`
+    moves in all; the new line length. The search makes moves here only, so that their code is
+    compiled into it once and a position costs one call, not one per move (measured: calls were
+    a third of its time)."""
+    while length < cap:
         if move >= TRANSFER_PLAY:
             step = transfer_step(pos, move)
             if step // N_PLACES == move - TRANSFER_PLAY:
@@ -750,8 +764,16 @@ def solve(start, rules, budget, moves_left, eager, work):
     SEARCH_UNDECIDED; the winning line is work's `line` (info[LINE_LENGTH] moves), the line with
     most cards home is `best`.
     `eager` plays every card home at once: wins come sooner, but SEARCH_LOST then means only that no
-    such line wins."""
+    such line wins.
+    With info[DEEP] the search does not stop lines at the move guard: it goes on as deep as its
+    buffers reach (search_arrays: deep), counting as wins only lines within `moves_left` and
+    keeping only those as best lines. The table then prunes by position alone, whatever the
+    moves made, so an exhausted search proves that no line of any length wins, let alone one
+    within the guard (a line cut at the move guard proves nothing: the position it reached may
+    have been met first by a longer line). Measured: Kingsdown Eights' depth-first lines wander
+    past 1,200 levels, where a search stopped at the guard can prove nothing."""
     pos, moves, keys, cursors, line_at, line, undo, best, table, scratch, info, parts, prefix = work
+    deep = info[DEEP] != 0
     info[STAMP] += 1
     if info[STAMP] >= 2**31 - 1:  # stamps fill 31 bits: start again with a clean table
         for slot in range(table.shape[0]):
@@ -766,13 +788,17 @@ def solve(start, rules, budget, moves_left, eager, work):
     info[BEST_CARDS] = -1
     info[BEST_LENGTH] = 0
     info[LINE_LENGTH] = 0
-    limit = min(moves_left, MAX_LINE)
+    limit = min(moves_left, MAX_LINE)  # a winning line's most moves
+    cut = line.shape[0] - 1 if deep else limit  # lines stop here (no proof either way)
+    levels = moves.shape[0] - 1 if deep else MAX_LEVELS
+    cap = line.shape[0] - 1 if deep else MAX_LINE  # moves one advance may add up to
     copy_position(start, pos)
     for p in range(STOCK):
         hash_pile_from(pos, prefix, p, 0)
     hash_stock_cards(pos, prefix)
-    length = advance(pos, rules, eager, -1, line, undo, 0, prefix, True)
-    keep_best(pos, line, length, best, info)
+    length = advance(pos, rules, eager, -1, line, undo, 0, prefix, True, cap)
+    if not deep or length <= limit:
+        keep_best(pos, line, length, best, info)
     if foundation_cards(pos) == DECK_SIZE:
         info[LINE_LENGTH] = length
         return SEARCH_WON if length <= limit else SEARCH_UNDECIDED
@@ -794,7 +820,7 @@ def solve(start, rules, budget, moves_left, eager, work):
         move = moves[level, cursors[level, 1]]
         cursors[level, 1] += 1
         made = line_at[level]
-        if made >= limit:
+        if made >= cut:
             exact = False  # the move guard cuts this line: no proof either way
             continue
         row, child_parts = parts[level], parts[level + 1]
@@ -807,7 +833,7 @@ def solve(start, rules, budget, moves_left, eager, work):
             if seen == 0:
                 continue
             src_part, dst_part = quiet_parts(pos, rules, prefix, move)
-            length = advance(pos, rules, eager, move, line, undo, made, prefix, False)
+            length = advance(pos, rules, eager, move, line, undo, made, prefix, False, cap)
             for p in range(N_PILES + 2):
                 child_parts[p] = row[p]
             child_parts[N_PILES] += src_part + dst_part - row[src] - row[dst]
@@ -815,7 +841,7 @@ def solve(start, rules, budget, moves_left, eager, work):
             child_parts[dst] = dst_part
         else:
             stock, redeals = pos[LENGTHS + STOCK], pos[REDEALS]
-            length = advance(pos, rules, eager, move, line, undo, made, prefix, True)
+            length = advance(pos, rules, eager, move, line, undo, made, prefix, True, cap)
             if foundation_cards(pos) == DECK_SIZE:
                 if length <= limit:
                     info[LINE_LENGTH] = length
@@ -836,11 +862,12 @@ def solve(start, rules, budget, moves_left, eager, work):
                 unmake(pos, rules, line, undo, made, length, prefix)
                 continue
         info[FILLED] += seen == 1
-        keep_best(pos, line, length, best, info)
+        if not deep or length <= limit:
+            keep_best(pos, line, length, best, info)
         info[NODES] += 1
         if info[NODES] >= budget:
             return SEARCH_UNDECIDED
-        if level + 1 >= MAX_LEVELS:
+        if level + 1 >= levels:
             exact = False
             unmake(pos, rules, line, undo, made, length, prefix)
             continue
@@ -877,7 +904,10 @@ def solve_position(start, rules, budget, work):
     Tournament deals 3363, 3835 and 8190 no eager line wins, and shaken exact searches win each
     within 0.6 s where the fixed order had not in 3.8 million positions), up to three quarters
     of the budget; then an exact search in the fixed order that can also prove the position
-    lost (the rest). The line to play is work's `line` if SEARCH_WON, else `best` (of the last
+    lost (the rest), a deep one (solve: info[DEEP]) where `work` has room for it
+    (search_arrays: deep): in Kingsdown Eights deals 6,429, 9,149 and 9,309 of seed 0 no search
+    stopped at the move guard could decide, and a deep one proves each lost within 12 million
+    positions. The line to play is work's `line` if SEARCH_WON, else `best` (of the last
     search). info[NODES] is the positions searched in all."""
     info = work[INFO_BUFFER]
     moves_left = MOVE_LIMIT - start[MOVES]
@@ -901,7 +931,9 @@ def solve_position(start, rules, budget, work):
             verdict = SEARCH_UNDECIDED
     info[ORDER_SEED] = 0
     if verdict == SEARCH_UNDECIDED:
+        info[DEEP] = 1
         verdict = solve(start, rules, max(1, budget - searched), moves_left, False, work)
+        info[DEEP] = 0
         searched += info[NODES]
     info[NODES] = searched
     return verdict

@@ -35,9 +35,11 @@ from simstats.simulate import run_compiled, solve_deal
 from simstats.solver import (
     BEST_BUFFER,
     BEST_LENGTH,
+    DEEP,
     INFO_BUFFER,
     LINE_BUFFER,
     LINE_LENGTH,
+    NODES,
     SEARCH_LOST,
     SEARCH_UNDECIDED,
     SEARCH_WON,
@@ -52,6 +54,14 @@ ALL_HOME_BUT_CLUBS = [0, 13, 13, 13, 13, 13, 13, 13]
 @pytest.fixture(scope="module")
 def work():
     return search_buffers()
+
+
+@pytest.fixture(scope="module")
+def deep_work():
+    """Room for deep searches, with info[DEEP] set: lines go on past the move guard."""
+    work = search_buffers(deep=True)
+    work[INFO_BUFFER][DEEP] = 1
+    return work
 
 
 def line_of(work, result) -> list[int]:
@@ -116,7 +126,7 @@ def test_the_oracle_counts_every_search_against_its_budget():
     # seed 0, deal 400 of Tournament: no search of 40,000 positions in all decides it
     from simstats.engine.moves import lay_out
     from simstats.engine.state import new_state
-    from simstats.solver import NODES, ORDER_SEED, solve_position
+    from simstats.solver import ORDER_SEED, solve_position
 
     game = get_game("tournament")
     deck, _ = deal_deck(game.array, 0, 400)
@@ -152,10 +162,30 @@ def test_transfers_let_a_suit_with_13_home_take_any_rank(work):
     assert foundation_cards(replay(start, line_of(work, result))) == 104
 
 
-def test_the_move_guard_is_respected(work):
+def test_the_move_guard_is_respected(work, deep_work):
     start = clubs_position(11, 13, ["QC KC"])
     start[MOVES] = 1998  # three moves are needed, two are left
     assert solve(start, TOURNAMENT.array, 1000, 2000 - 1998, False, work) != SEARCH_WON
+    # a deep search finds the win past the guard: neither a win nor a proof of loss
+    assert solve(start, TOURNAMENT.array, 1000, 2, False, deep_work) == SEARCH_UNDECIDED
+    assert deep_work[INFO_BUFFER][BEST_LENGTH] <= 2  # the line kept fits the moves left
+
+
+def test_a_deep_search_proves_what_a_search_stopped_at_the_guard_cannot():
+    # Kingsdown Eights, seed 0, deal 9,309: its depth-first lines wander past 1,200 levels, so
+    # a search that stops there proves nothing; a deep one exhausts every line
+    from simstats.engine.moves import lay_out
+    from simstats.engine.state import MOVE_LIMIT, new_state
+
+    game = get_game("kingsdown-eights")
+    deck, _ = deal_deck(game.array, 0, 9309)
+    start = new_state()
+    lay_out(start, game.array, deck)
+    shallow, deep = search_buffers(table_bits=21), search_buffers(table_bits=21, deep=True)
+    assert solve(start, game.array, 2_000_000, MOVE_LIMIT, False, shallow) == SEARCH_UNDECIDED
+    assert shallow[INFO_BUFFER][NODES] < 2_000_000  # stopped by the depth limit, not the budget
+    deep[INFO_BUFFER][DEEP] = 1
+    assert solve(start, game.array, 2_000_000, MOVE_LIMIT, False, deep) == SEARCH_LOST
 
 
 # --- the pruning (safe moves, transfer plays, first empty cell, fingerprints) against a plain
@@ -232,7 +262,7 @@ def small_endgames(draw, game_id):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 @pytest.mark.parametrize("game_id", ["tournament", "kingsdown-eights"])
-def test_the_search_agrees_with_brute_force(work, game_id, data):
+def test_the_search_agrees_with_brute_force(work, deep_work, game_id, data):
     start = data.draw(small_endgames(game_id))
     rules = get_game(game_id).array
     expected = winnable_by_brute_force(start, rules, cells=game_id == "tournament")
@@ -243,6 +273,8 @@ def test_the_search_agrees_with_brute_force(work, game_id, data):
     # a table of 16 entries, full at once: replacing entries costs time, never the verdict
     tiny = search_buffers(table_bits=4)
     assert solve(start, rules, 1_000_000, 2000, False, tiny) == result
+    # a deep search (past the move guard) agrees too
+    assert solve(start, rules, 1_000_000, 2000, False, deep_work) == result
 
 
 # --- whole deals: the oracle's lines and the fair solver

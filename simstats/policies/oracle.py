@@ -6,11 +6,12 @@ proven lost (`no_moves` or `resigned`) or `unknown` (budget spent); tables repor
 as a perfect-information winnable fraction, bracketing the unknown deals. Parameter: budget
 (positions searched in all for one deal).
 
-The default budget, 32e6, decides every one of 10,000 Tournament deals (4e6 left 3 undecided)
-and leaves 19 of 10,000 Kingsdown Eights deals undecided (4e6: 119), in about 1.5x the time of
-4e6 (same deals, one core: 45 ms against 29 ms a Tournament deal, 0.24 s against 0.16 s in
-Kingsdown Eights): most deals are decided within the first searches, whatever the budget. Its
-table is 2**24 entries (256 MB).
+The default budget, 64e6, with the deep last search (simstats/solver.py: solve_position),
+leaves 7 of 10,000 Kingsdown Eights deals undecided and proves 13 lost, at 0.26 s a deal over
+its run's chunks (32e6 before the deep search: 19 undecided and 10 proven lost, 0.27 s; 4e6:
+119 undecided); 32e6 already decided every one of 10,000 Tournament deals (4e6 left 3
+undecided). Most deals are decided within the first searches, whatever the budget. Its table
+is 2**24 entries (256 MB).
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ from .solver import Solver, workspace
 class Oracle(api.CompiledPolicy):
     """perfect-information oracle (reads the stock's order): not a player; run/solve only"""
 
-    parameters = {"budget": 32_000_000.0}
+    parameters = {"budget": 64_000_000.0}
     fair_player = Solver  # plays first, with its own parameters; the loop then reads the state
 
     @staticmethod
     def workspace(values: dict) -> dict:
-        return workspace(table_bits_for(int(values["budget"])))
+        return workspace(table_bits_for(int(values["budget"])), deep=True)

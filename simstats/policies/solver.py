@@ -60,10 +60,11 @@ PLAN_LINE = 4
 PLAN_SIZE = PLAN_LINE + MAX_LINE
 
 
-def workspace(table_bits: int = TABLE_BITS) -> dict:
-    """lookahead's room to compute and the exact search's, its table 2**table_bits entries."""
-    return {**lookahead.WORKSPACE, **{name: api.array(dtype, shape)
-                                      for name, dtype, shape in search_arrays(False, table_bits)}}
+def workspace(table_bits: int = TABLE_BITS, deep: bool = False) -> dict:
+    """lookahead's room to compute and the exact search's, its table 2**table_bits entries
+    (`deep`: with room for deep searches, solve_position's last)."""
+    return {**lookahead.WORKSPACE, **{name: api.array(dtype, shape) for name, dtype, shape
+                                      in search_arrays(False, table_bits, deep)}}
 
 
 class Solver(api.CompiledPolicy):
