@@ -37,11 +37,11 @@ state, stock order included, and is a perfect-information bound rather than a pl
   (the two results are one transfer apart).
 - A node budget. The result is SEARCH_WON (the line), SEARCH_LOST (every line tried; the line
   reaching the most cards home is kept) or SEARCH_UNDECIDED (budget spent, or a line cut short).
+  These are the search's own codes, apart from a game's `end` codes (engine/state.py).
 - Deep searches for proofs: a line cut at the move guard proves nothing (the position it reached
   may have been met first by a longer line), and Kingsdown Eights' depth-first lines wander past
   the guard; the oracle's last search goes on past it (solve: info[DEEP]), so that exhausting it
-  proves that no line of any length wins. These are
-  the search's own codes, apart from a game's `end` codes (engine/state.py).
+  proves that no line of any length wins.
 """
 
 from __future__ import annotations
@@ -821,7 +821,7 @@ def solve(start, rules, budget, moves_left, eager, work):
         cursors[level, 1] += 1
         made = line_at[level]
         if made >= cut:
-            exact = False  # the move guard cuts this line: no proof either way
+            exact = False  # the move guard (deep: the buffers' end) cuts this line: no proof
             continue
         row, child_parts = parts[level], parts[level + 1]
         src, dst = move // N_PLACES, move % N_PLACES
