@@ -132,7 +132,7 @@ def table_bits_for(budget):
 def search_arrays(small: bool = False, table_bits: int = TABLE_BITS,
                   deep: bool = False) -> list[tuple]:
     """(name, dtype, shape) of each array of a searcher's working memory (about 5 MB, `deep`
-    about 34 MB, + 16 bytes per table entry), in the order of the `work` tuple the search takes.
+    about 33 MB, + 16 bytes per table entry), in the order of the `work` tuple the search takes.
     `small`: arrays of the same types holding nothing, for callers that never search. The table
     holds 2**table_bits fingerprints. `deep`: room for deep searches (DEEP_LEVELS, DEEP_LINE),
     which solve_position's last search is."""

@@ -16,7 +16,7 @@ from positions import make_state
 
 from simstats import trace
 from simstats.deals import deal_deck
-from simstats.engine.moves import apply_move, foundation_cards, is_legal, legal_moves
+from simstats.engine.moves import apply_move, foundation_cards, is_legal, lay_out, legal_moves
 from simstats.engine.notation import move_text, parse_move
 from simstats.engine.state import (
     CAPACITY,
@@ -28,6 +28,7 @@ from simstats.engine.state import (
     SIZE,
     STOCK,
     TABLEAU,
+    new_state,
 )
 from simstats.games import get_game
 from simstats.policies import resolve_policy
@@ -62,6 +63,13 @@ def deep_work():
     work = search_buffers(deep=True)
     work[INFO_BUFFER][DEEP] = 1
     return work
+
+
+def laid_out(game, deck) -> np.ndarray:
+    """The position of `deck` just laid out."""
+    state = new_state()
+    lay_out(state, game.array, np.asarray(deck, dtype=np.int16))
+    return state
 
 
 def line_of(work, result) -> list[int]:
@@ -124,14 +132,10 @@ def test_a_spent_budget_is_unknown_not_lost(work):
 
 def test_the_oracle_counts_every_search_against_its_budget():
     # seed 0, deal 400 of Tournament: no search of 40,000 positions in all decides it
-    from simstats.engine.moves import lay_out
-    from simstats.engine.state import new_state
     from simstats.solver import ORDER_SEED, solve_position
 
     game = get_game("tournament")
-    deck, _ = deal_deck(game.array, 0, 400)
-    state = new_state()
-    lay_out(state, game.array, deck)
+    state = laid_out(game, deal_deck(game.array, 0, 400)[0])
     work = search_buffers()
     assert solve_position(state, game.array, 40_000, work) == SEARCH_UNDECIDED
     info = work[INFO_BUFFER]
@@ -174,13 +178,10 @@ def test_the_move_guard_is_respected(work, deep_work):
 def test_a_deep_search_proves_what_a_search_stopped_at_the_guard_cannot():
     # Kingsdown Eights, seed 0, deal 9,309: its depth-first lines wander past 1,200 levels, so
     # a search that stops there proves nothing; a deep one exhausts every line
-    from simstats.engine.moves import lay_out
-    from simstats.engine.state import MOVE_LIMIT, new_state
+    from simstats.engine.state import MOVE_LIMIT
 
     game = get_game("kingsdown-eights")
-    deck, _ = deal_deck(game.array, 0, 9309)
-    start = new_state()
-    lay_out(start, game.array, deck)
+    start = laid_out(game, deal_deck(game.array, 0, 9309)[0])
     shallow, deep = search_buffers(table_bits=21), search_buffers(table_bits=21, deep=True)
     assert solve(start, game.array, 2_000_000, MOVE_LIMIT, False, shallow) == SEARCH_UNDECIDED
     assert shallow[INFO_BUFFER][NODES] < 2_000_000  # stopped by the depth limit, not the budget
@@ -413,7 +414,7 @@ def test_the_search_tries_the_legal_moves_less_the_redundant_ones(work, game_id)
     for deal in range(6):
         deck, _ = deal_deck(game.array, 8, deal)
         solution = solve_deal(game, deck, 2000)
-        state = replay_from_layout(game, deck, [])
+        state = laid_out(game, deck)
         for move in [None, *(m for m, _ in solution.play.moves)]:
             if move is not None:
                 apply_move(state, game.array, parse_move(move))
@@ -429,21 +430,11 @@ def test_the_search_tries_the_legal_moves_less_the_redundant_ones(work, game_id)
     assert checked > 200
 
 
-def replay_from_layout(game, deck, moves):
-    from simstats.engine.moves import lay_out
-    from simstats.engine.state import new_state
-
-    state = new_state()
-    lay_out(state, game.array, np.asarray(deck, dtype=np.int16))
-    return state
-
-
 @pytest.mark.parametrize("game_id", ["cicely", "kingsdown-eights"])
 def test_a_deal_comes_last_only_where_it_buries_the_reserve(game_id):
     # Kingsdown Eights deals onto its reserve piles, so every other move is tried first there;
     # elsewhere a deal (new column tops) comes before builds and fills
-    from simstats.engine.moves import lay_out
-    from simstats.engine.state import DEAL, FOUNDATION_PLACE, N_PLACES, new_state
+    from simstats.engine.state import DEAL, FOUNDATION_PLACE, N_PLACES
     from simstats.solver import N_INFO, candidates
 
     game = get_game(game_id)
@@ -452,9 +443,7 @@ def test_a_deal_comes_last_only_where_it_buries_the_reserve(game_id):
     info = np.zeros(N_INFO, dtype=np.int64)
     moved_after_deal = 0
     for deal in range(20):
-        deck, _ = deal_deck(game.array, 3, deal)
-        state = new_state()
-        lay_out(state, game.array, deck)
+        state = laid_out(game, deal_deck(game.array, 3, deal)[0])
         n = candidates(state, game.array, scratch, out, info)
         moves = [int(m) for m in out[:n]]
         after = moves[moves.index(DEAL) + 1:]
