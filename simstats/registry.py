@@ -11,6 +11,7 @@ BUILTIN_CLASSES = {
     "foundation-only": "simstats.policies.foundation_only:FoundationOnly",
     "random": "simstats.policies.random_moves:Random",
     "dig": "simstats.policies.dig:Dig",
+    "blind-digger": "simstats.policies.blind_digger:BlindDigger",
     "lookahead": "simstats.policies.lookahead:Lookahead",
     "rollout": "simstats.policies.rollout:Rollout",
     "solver": "simstats.policies.solver:Solver",

@@ -19,8 +19,8 @@ from simstats.simulate import run_compiled
 FILE = Path(__file__).parent / "data" / "builtin_outcomes.npz"
 SEED = 0
 # Deals recorded per policy: a few thousand, fewer for those that cost a tenth of a second.
-DEALS = {"foundation-only": 3000, "random": 3000, "dig": 3000, "lookahead": 3000,
-         "solver": 2000, "rollout": 1000, "oracle": 100}
+DEALS = {"foundation-only": 3000, "random": 3000, "dig": 3000, "blind-digger": 3000,
+         "lookahead": 3000, "solver": 2000, "rollout": 1000, "oracle": 100}
 
 
 def cases() -> list[tuple[str, str]]:

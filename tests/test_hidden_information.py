@@ -76,9 +76,11 @@ CHEAPER = {"planner":
            "planner[samples=4,proposals=4,effort=3000,budget=25000,margin=1,playout=1]"}
 EXAMPLE_PLUGINS = [f"{EXAMPLES / 'greedy_cells.py'}:GreedyCells",
                    f"{EXAMPLES / 'blind_digger.py'}:BlindDigger"]
+# rollout with blind-digger playouts draws its samples from what the player remembers
+REMEMBERING_ROLLOUT = ["rollout[base=3,samples=2]"]
 
 
-@pytest.mark.parametrize("policy", sorted(BUILTINS) + EXAMPLE_PLUGINS)
+@pytest.mark.parametrize("policy", sorted(BUILTINS) + EXAMPLE_PLUGINS + REMEMBERING_ROLLOUT)
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_changing_hidden_cards_changes_no_move_until_seen(game_id, policy):
     rng = np.random.default_rng(1)

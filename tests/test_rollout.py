@@ -15,7 +15,7 @@ from simstats.engine.notation import parse_move
 from simstats.engine.observe import Observation, blank_observation, observe
 from simstats.engine.state import CAPACITY, FOUNDATIONS, LENGTHS, ONGOING, STOCK, new_state
 from simstats.games import GAMES, get_game
-from simstats.policies import BUILTINS, resolve_policy, rollout
+from simstats.policies import BUILTINS, PolicyError, resolve_policy, rollout
 from simstats.registry import DEFAULT_POLICIES
 from simstats.simulate import run_compiled
 
@@ -134,7 +134,25 @@ def test_rollout_scores_more_than_its_base_policy_in_tournament():
     assert home("rollout").mean() > home("dig").mean()
 
 
-@pytest.mark.parametrize("name", ["rollout[base=1,samples=1]", "rollout[horizon=20]"])
+def test_blind_digger_playouts_lift_it_in_napoleons_flank():
+    """Base 3 plays its playouts with blind-digger, which remembers: measured on deals 0-199,
+    51.4 cards home on average with 64 samples against blind-digger's own 40.8, 17 wins
+    against 5; here 16 samples on 30 deals (fixed deals: a check, not a proof)."""
+    game = get_game("napoleons-flank")
+    rolled = run_compiled(game, resolve_policy("rollout[base=3,samples=16]"), 0, 0, 30)
+    alone = run_compiled(game, resolve_policy("blind-digger"), 0, 0, 30)
+    assert rolled[:, 2].astype(float).mean() > alone[:, 2].astype(float).mean() + 2
+
+
+@pytest.mark.parametrize("name", ["rollout[base=4]", "rollout[samples=0]", "rollout[horizon=-1]",
+                                  "blind-digger[keep=9]", "blind-digger[slide=2]"])
+def test_parameters_out_of_range_are_refused(name):
+    with pytest.raises(PolicyError):
+        resolve_policy(name)
+
+
+@pytest.mark.parametrize("name", ["rollout[base=1,samples=1]", "rollout[horizon=20]",
+                                  "rollout[base=3,samples=1]"])
 def test_every_base_and_a_horizon_play_legal_games(name):
     for game_id in ("tournament", "kingsdown-eights"):
         rows = run_compiled(get_game(game_id), resolve_policy(name), 0, 0, 3)
