@@ -97,6 +97,9 @@ N_ROWS = 5
 CANDIDATES = 0
 LEGAL = 1  # the legal moves; also the random base policy's list
 TOTALS = 2  # the summed playout scores of each candidate
+WINS = 3  # the playouts each candidate won
+JUDGED = 4  # the last choice: samples each candidate was played on (0: none), the chosen's wins
+N_MOVE_ROWS = 5
 
 
 class Rollout(api.CompiledPolicy):
@@ -107,7 +110,7 @@ class Rollout(api.CompiledPolicy):
     # positions (stock slots hidden), move lists and scores, the hidden cards (their counts
     # per card after index CAPACITY), a playout's blind-digger memory and its legal moves
     workspace = {"positions": positions_field(N_ROWS),
-                 "moves": api.array(np.int64, (3, MAX_LEGAL_MOVES)),
+                 "moves": api.array(np.int64, (N_MOVE_ROWS, MAX_LEGAL_MOVES)),
                  "cards": api.array(np.int16, UNSEEN_SIZE),
                  "base_memory": api.array(np.int16, (2, SIZE)),
                  "legal": api.array(np.int64, MAX_LEGAL_MOVES + 1)}
@@ -123,7 +126,8 @@ class Rollout(api.CompiledPolicy):
         m = memory
         obs, rules = api.observation_array(view), api.rules_array(view)
         recall(obs, rules, m.recollection)
-        move = choose_move(obs, rules, params, rng, m.seen, m.recollection[0], m.positions,
+        move = choose_move(obs, rules, int(params.samples), int(params.base),
+                           int(params.horizon), rng, m.seen, m.recollection[0], m.positions,
                            m.moves, m.cards, m.base_memory, m.legal)
         remember_move(m.recollection, obs, move)
         return move
@@ -243,21 +247,22 @@ def find_candidates(obs, known, rules, base, stream, positions, moves, seen, bas
 
 
 @jit
-def choose_move(obs, rules, params, stream, seen, known, positions, moves, cards, base_memory,
-                legal):
-    samples = min(max(int(params.samples), 1), MAX_SAMPLES)
-    base = int(params.base)
-    horizon = int(params.horizon)
+def choose_move(obs, rules, samples, base, horizon, stream, seen, known, positions, moves, cards,
+                base_memory, legal):
+    """The move of the module docstring; moves[JUDGED] tells how it was judged."""
+    samples = min(max(samples, 1), MAX_SAMPLES)
+    moves[JUDGED, 0] = 0
     remember(seen, position_key(obs))
     n = find_candidates(obs, known, rules, base, stream, positions, moves, seen, base_memory,
                         legal)
-    candidates, totals = moves[CANDIDATES], moves[TOTALS]
+    candidates, totals, wins = moves[CANDIDATES], moves[TOTALS], moves[WINS]
     if n == 0:
         return NO_MOVE
     if n == 1:
         return candidates[0]
     for c in range(n):
         totals[c] = 0
+        wins[c] = 0
     home = foundation_cards(obs)
     sample, pos = positions[SAMPLE], positions[PLAYOUT]
     remembers = base == BASE_BLIND_DIGGER
@@ -278,10 +283,14 @@ def choose_move(obs, rules, params, stream, seen, known, positions, moves, cards
                 apply_move(base_memory[0], rules, move)
                 base_memory[1, LAST_MOVE] = NO_MOVE
                 base_memory[1, LAST_MOVE_AT] = pos[MOVES]
-            totals[c] += playout(pos, rules, base, horizon, stream, positions, moves[LEGAL],
-                                 base_memory, legal)
+            home_then = playout(pos, rules, base, horizon, stream, positions, moves[LEGAL],
+                                base_memory, legal)
+            totals[c] += home_then
+            wins[c] += home_then == DECK_SIZE
     best = 0
     for c in range(1, n):
         if totals[c] > totals[best]:
             best = c
+    moves[JUDGED, 0] = samples
+    moves[JUDGED, 1] = wins[best]
     return candidates[best]
