@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RUNS = ["policies-100k", "solver-20k", "oracle-tournament-10k-64e6", "oracle-cicely-10k-64e6",
         "oracle-kingsdown-10k-64e6", "oracle-tournament-10k-32e6", "oracle-cicely-10k-32e6",
         "oracle-10k", "oracle-kingsdown-10k-32e6", "oracle-kingsdown-10k-16e6", "rollout-1k",
-        "planner-5k", "planner-kingsdown-5k"]
+        "planner-5k", "planner-kingsdown-5k", "planner-napoleon-5k"]
 
 
 def combined() -> SimpleNamespace:
