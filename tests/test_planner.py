@@ -212,6 +212,7 @@ def test_once_every_card_is_seen_it_plays_exactly_as_solver(game_id):
                                   "planner[effort=0]", "planner[budget=0.5]",
                                   "planner[margin=0]", "planner[playout=2]",
                                   "planner[playouts=-1]", "planner[playouts=5000]",
+                                  "planner[replan=2]",
                                   "solver[budget=0]", "planner[depth_of_thought=2]"])
 def test_out_of_range_parameters_are_refused_in_one_line(cli, tmp_path, name):
     with pytest.raises(PolicyError):
@@ -313,3 +314,44 @@ def test_in_napoleons_flank_its_first_estimate_is_the_share_of_won_playouts():
         apply_move(state, game.array, parse_move(move))
     assert sampling[DECISIONS] == 1
     assert sampling[FIRST_SAMPLES] == 8 and 0 <= sampling[FIRST_WON] <= 8
+
+
+@pytest.mark.parametrize("replan", [0, 1])
+def test_in_napoleons_flank_with_replan_0_it_samples_only_after_an_unseen_card_shows(replan):
+    """Between two such cards every playout of the chosen move went on with blind-digger's
+    moves, which depend on the cards seen alone: with replan=0 it plays them without sampling
+    again; with replan=1 (the default) it samples at such choices too."""
+    from simstats.policies.planner import DECISIONS
+
+    game = get_game("napoleons-flank")
+    spec = resolve_policy(f"planner[playouts=4,replan={replan}]")
+    again = total = 0
+    for deal in range(3):
+        state = new_state()
+        deck, _ = deal_deck(game.array, 0, deal)
+        lay_out(state, game.array, deck)
+        player = spec.make()
+        start_policy(player, spec, game, 0, deal)
+        memory = np.zeros((2, SIZE), dtype=np.int16)
+        unseen_counts, decisions, judged = set(), 0, 0
+        while status(state, game.array) == ONGOING:
+            seen = blank_observation()
+            observe(state, game.array, seen)
+            recall(seen, game.array, memory)
+            known = memory[0]
+            unseen = sum(int((known[p * CAPACITY: p * CAPACITY + known[LENGTHS + p]]
+                              == HIDDEN).sum()) for p in range(STOCK + 1))
+            move = player.choose(Observation(game.id, game.array, seen))
+            now = int(player._memory["sampling"].reshape(-1)[DECISIONS])
+            if now > decisions:  # it sampled here
+                again += unseen in unseen_counts
+                unseen_counts.add(unseen)
+                judged += 1
+            decisions = now
+            if move is None:
+                break
+            remember_move(memory, seen, parse_move(move))
+            apply_move(state, game.array, parse_move(move))
+        total += judged
+    assert total > 6
+    assert (again == 0) if replan == 0 else (again > 0)

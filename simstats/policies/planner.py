@@ -43,12 +43,18 @@ the first empty cell, deal, redeal) each candidate is played out on `playouts` s
 `blind-digger`, a fair player that remembers, starting from what this player remembers; the
 samples fill only the places it has not seen; the candidate with most cards home summed over
 its playouts is played (rollout[base=3]). Foundation plays with one pile to go to and forced
-moves are made without sampling; nearly every other choice there (a dig, a deal) shows a
-card. Deals 0-999 of seed 0 with rollout[base=3]: 64 samples won 61 (6.1%) at 0.21 s a deal,
-where blind-digger alone won 10 (benchmarks/planner.md: the curve).
+moves are made without sampling. It samples at every other choice, also where the move before
+showed no card (`replan=1`); with `replan=0` it samples only at its first such choice and
+wherever a card it had never seen has come into view since its last one, and in between plays
+blind-digger's moves, which every playout of the move it chose went on with (they depend on
+the cards seen alone). Judging again improves on blind-digger's moves at every step: deals
+0-999 of seed 0, 65 won with replan=1 (results/planner-napoleon-5k) and 49 with replan=0
+(McNemar p = 0.08), hence the default. With 64 playouts (the default) it won 6.38% of deals
+0-4,999 at 0.22 s a deal, where blind-digger alone won 1.04% (benchmarks/planner_napoleon.md:
+the curve against playouts).
 Parameters: solver's (used where everything is seen, and lookahead's), samples, proposals,
-candidates, effort (positions searched per sample), margin and playout; playouts (Napoleon's
-Flank: samples per candidate; 0: plan there as in the other games).
+candidates, effort (positions searched per sample), margin and playout; in Napoleon's Flank
+playouts (samples per candidate; 0: plan there as in the other games) and replan.
 """
 
 from __future__ import annotations
@@ -82,7 +88,7 @@ from ..solver import (
     solve,
     table_bits_for,
 )
-from . import api, lookahead, rollout, solver
+from . import api, blind_digger, lookahead, rollout, solver
 from .solver import PLAN_LINE, follow, next_in_plan
 from .tactics import SEEN_SIZE, UNSEEN_SIZE, sample_position
 
@@ -92,7 +98,7 @@ from .tactics import SEEN_SIZE, UNSEEN_SIZE, sample_position
 # default then was 25,000 positions and 4 restarts; searches of a fixed size: luby 0).
 PARAMETERS = {**solver.PARAMETERS, "budget": 4_000_000.0, "restarts": 2.0, "luby": 0.0,
               "samples": 2.0, "proposals": 2.0, "candidates": 3.0, "effort": 20_000.0,
-              "margin": 2.0, "playout": 0.0, "playouts": 64.0}
+              "margin": 2.0, "playout": 0.0, "playouts": 64.0, "replan": 1.0}
 MAX_SAMPLES = 4096
 MAX_PREFIX = 400  # moves of a plan at most (a longer line is cut: sampled again after it)
 
@@ -146,6 +152,7 @@ class Planner(api.CompiledPolicy):
         api.require(values, "margin", 1)
         api.require(values, "playout", 0, 1)
         api.require(values, "playouts", 0, rollout.MAX_SAMPLES)
+        api.require(values, "replan", 0, 1)
 
     @staticmethod
     def choose(view, params, memory, rng):
@@ -342,10 +349,17 @@ def decide(obs, known, rules, params, positions, moves, cursors, seen, work, pla
                              plan)
     if rules[R.HIDE_BURIED] and params.playouts != 0:
         # Napoleon's Flank: each candidate move played out by blind-digger (rollout's base 3)
+        if params.replan == 0 and hidden == sampling[SAMPLED_HIDDEN]:
+            # no unseen card came into view since the last judged choice: every playout of the
+            # move chosen went on with these very moves of blind-digger (they depend on the
+            # cards seen alone), so the plan judged goes on, without sampling again
+            legal[MAX_LEGAL_MOVES] = -1
+            return blind_digger.decide((obs, rules, legal), (known, rules, legal), 0, 1, 1)
         move = rollout.choose_move(obs, rules, int(params.playouts),
                                    rollout.BASE_BLIND_DIGGER, 0, rng, seen, known, positions,
                                    moves, unseen, base_memory, legal)
         if moves[rollout.JUDGED, 0] > 0:
+            sampling[SAMPLED_HIDDEN] = hidden
             sampling[DECISIONS] += 1
             if sampling[DECISIONS] == 1:
                 sampling[FIRST_SAMPLES] = moves[rollout.JUDGED, 0]
