@@ -213,17 +213,20 @@ def decide(view, known, keep, slide, recall):
     return move
 
 
+DEFAULTS = {"keep": 0, "slide": 1, "recall": 1}
+
+
 class BlindDigger(api.CompiledPolicy):
     """remembers buried cards, slides foundations, digs blind; for Napoleon's Flank"""
 
-    parameters = {"keep": 0, "slide": 1, "recall": 1}
+    parameters = DEFAULTS
+    memory = {"recollection": api.recollection()}
 
     @staticmethod
     def check(values: dict) -> None:
         api.require(values, "keep", 0, 8)
         api.require(values, "slide", 0, 1)
         api.require(values, "recall", 0, 1)
-    memory = {"recollection": api.recollection()}
 
     @staticmethod
     def choose(view, params, memory, rng):

@@ -47,7 +47,7 @@ moves are made without sampling. It samples at every other choice, also where th
 showed no card (`replan=1`); with `replan=0` it samples only at its first such choice and
 wherever a card it had never seen has come into view since its last one, and in between plays
 blind-digger's moves, which every playout of the move it chose went on with (they depend on
-the cards seen alone). Judging again improves on blind-digger's moves at every step: deals
+the cards seen alone). Judging every choice again won more, though not conclusively: deals
 0-999 of seed 0, 65 won with replan=1 (results/planner-napoleon-5k) and 49 with replan=0
 (McNemar p = 0.08), hence the default. With 64 playouts (the default) it won 6.38% of deals
 0-4,999 at 0.22 s a deal, where blind-digger alone won 1.04% (benchmarks/planner_napoleon.md:
@@ -88,7 +88,7 @@ from ..solver import (
     solve,
     table_bits_for,
 )
-from . import api, blind_digger, lookahead, rollout, solver
+from . import api, lookahead, rollout, solver
 from .solver import PLAN_LINE, follow, next_in_plan
 from .tactics import SEEN_SIZE, UNSEEN_SIZE, sample_position
 
@@ -353,8 +353,7 @@ def decide(obs, known, rules, params, positions, moves, cursors, seen, work, pla
             # no unseen card came into view since the last judged choice: every playout of the
             # move chosen went on with these very moves of blind-digger (they depend on the
             # cards seen alone), so the plan judged goes on, without sampling again
-            legal[MAX_LEGAL_MOVES] = -1
-            return blind_digger.decide((obs, rules, legal), (known, rules, legal), 0, 1, 1)
+            return rollout.blind_digger_move(obs, known, rules, legal)
         move = rollout.choose_move(obs, rules, int(params.playouts),
                                    rollout.BASE_BLIND_DIGGER, 0, rng, seen, known, positions,
                                    moves, unseen, base_memory, legal)

@@ -154,6 +154,20 @@ def worth_trying(pos, rules, move):
             return False
     return True
 
+# blind-digger's defaults, as numbers the compiled code reads
+DIGGER_KEEP, DIGGER_SLIDE, DIGGER_RECALL = (blind_digger.DEFAULTS[name]
+                                            for name in ("keep", "slide", "recall"))
+
+
+@jit_inline
+def blind_digger_move(view, known, rules, legal):
+    """blind-digger's move from observation `view`, `known` being what the player remembers;
+    `legal` is room for the legal moves of api's views."""
+    legal[MAX_LEGAL_MOVES] = -1  # not yet listed for this view
+    return blind_digger.decide((view, rules, legal), (known, rules, legal), DIGGER_KEEP,
+                               DIGGER_SLIDE, DIGGER_RECALL)
+
+
 @jit_inline
 def base_choice(base, view, rules, stream, positions, buffer, base_memory, legal):
     """The base policy's move from observation `view` (blind-digger: and its memory, which
@@ -164,9 +178,7 @@ def base_choice(base, view, rules, stream, positions, buffer, base_memory, legal
         return random_moves.choose_move(view, rules, stream, buffer)
     if base == BASE_BLIND_DIGGER:
         recall(view, rules, base_memory)
-        legal[MAX_LEGAL_MOVES] = -1  # api's views: legal moves not yet listed
-        move = blind_digger.decide((view, rules, legal), (base_memory[0], rules, legal), 0, 1,
-                                   1)
+        move = blind_digger_move(view, base_memory[0], rules, legal)
         remember_move(base_memory, view, move)
         return move
     return dig.choose_move(view, rules, positions)
@@ -230,9 +242,8 @@ def find_candidates(obs, known, rules, base, stream, positions, moves, seen, bas
             return 2
         return 1
     listed = moves[LEGAL]
-    if base == BASE_BLIND_DIGGER:
-        legal[MAX_LEGAL_MOVES] = -1
-        first = blind_digger.decide((obs, rules, legal), (known, rules, legal), 0, 1, 1)
+    if base == BASE_BLIND_DIGGER:  # from the player's memory (base_choice: the playout's)
+        first = blind_digger_move(obs, known, rules, legal)
     else:
         first = base_choice(base, obs, rules, stream, positions, listed, base_memory, legal)
     n = add_candidate(obs, rules, first, candidates, 0, positions, seen)
