@@ -1,6 +1,7 @@
 """The exact search's speed, old and new side by side on the same positions.
 
     python benchmarks/search_speed.py --before <commit> [--deals 12] [--budget 300000]
+                                      [--solvers solver,solver[memo=1]]
 
 For each game with a perfect-information search, the opening positions of deals 0.. of seed 0
 (every card known, as the oracle sees them) are searched with a fixed budget, once by the
@@ -10,7 +11,9 @@ plays, no restarts) and then the oracle's full verdict (solve_position). Reporte
 second, seconds, verdicts, and whether both searches agree move for move on every line (the
 same fixed move order must give the same results). Then, in the same processes, the `solver`
 policy's time per Tournament deal against `foundation-only`'s (best of the repeats; the issue's
-measure of what the search costs a player). Figures go to benchmarks/search_speed.md.
+measure of what the search costs a player), and in this checkout that of any other policy given
+in --solvers. Figures go to benchmarks/search_speed.md (the file is written anew: keep its
+dated sections by hand).
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from simstats.engine.state import MOVES, MOVE_LIMIT, new_state
 from simstats.games import get_game
 from simstats import solver as S
 
-games, deals, budget, exact_repeats, policy_deals = json.loads(sys.argv[1])
+games, deals, budget, exact_repeats, policy_deals, solvers = json.loads(sys.argv[1])
 WON = getattr(S, "SEARCH_WON", getattr(S, "WON", 1))
 out = []
 for game_id in games:
@@ -75,7 +78,7 @@ from simstats.policies import resolve_policy
 from simstats.simulate import run_compiled
 tournament = get_game("tournament")
 costs = {}
-for policy, count in (("foundation-only", 20000), ("solver", policy_deals)):
+for policy, count in [("foundation-only", 20000)] + [(name, policy_deals) for name in solvers]:
     spec = resolve_policy(policy)
     run_compiled(tournament, spec, 0, 0, 1)  # compile first
     seconds = []
@@ -89,10 +92,11 @@ print(json.dumps({"searches": out, "costs": costs}))
 '''
 
 
-def measure(package_root: Path, games, deals, budget, repeats, policy_deals) -> dict:
+def measure(package_root: Path, games, deals, budget, repeats, policy_deals,
+            solvers=("solver",)) -> dict:
     env = {**os.environ, "PYTHONPATH": str(package_root)}
-    done = subprocess.run([sys.executable, "-c", MEASURE, json.dumps([games, deals, budget,
-                                                                        repeats, policy_deals])],
+    task = json.dumps([games, deals, budget, repeats, policy_deals, list(solvers)])
+    done = subprocess.run([sys.executable, "-c", MEASURE, task],
                           cwd=package_root, env=env, capture_output=True, text=True, check=True)
     return json.loads(done.stdout.splitlines()[-1])
 
@@ -106,6 +110,9 @@ def main() -> None:
     parser.add_argument("--games", default="tournament,cicely,kingsdown-eights")
     parser.add_argument("--policy-deals", type=int, default=150,
                         help="Tournament deals timed for the solver policy")
+    parser.add_argument("--solvers", default="solver",
+                        help="policies timed in this checkout against foundation-only, comma "
+                             "separated (the one before times `solver` only)")
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "search_speed.md"))
     args = parser.parse_args()
     games = args.games.split(",")
@@ -119,12 +126,15 @@ def main() -> None:
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(old_root)], cwd=ROOT,
                            check=False, capture_output=True)
-    after = measure(ROOT, games, args.deals, int(args.budget), args.repeats, args.policy_deals)
+    solvers = args.solvers.split(",")
+    after = measure(ROOT, games, args.deals, int(args.budget), args.repeats, args.policy_deals,
+                    solvers)
     lines = [
         "# The exact search, before and after (benchmarks/search_speed.py)",
         "",
         f"    python benchmarks/search_speed.py --before {args.before} --deals {args.deals} "
-        f"--budget {int(args.budget)}",
+        f"--budget {int(args.budget)}" + (f" --solvers {args.solvers}"
+                                          if args.solvers != "solver" else ""),
         "",
         f"Opening positions of deals 0-{args.deals - 1} (seed 0), every card known; budget "
         f"{int(args.budget):,} positions a deal; one core, best of {args.repeats}. *exact*: "
@@ -153,14 +163,16 @@ def main() -> None:
         "`foundation-only` on deals 0-19,999 (seed 0, the compiled loop, one core, best of "
         f"{args.repeats}, each checkout in its own process):",
         "",
-        "| | solver: ms a deal | wins | foundation-only: us a deal | solver / foundation-only |",
-        "|---|---|---|---|---|",
+        "| | policy | ms a deal | wins | foundation-only: us a deal | policy / foundation-only |",
+        "|---|---|---|---|---|---|",
     ]
     for name, result in (("before", before), ("after", after)):
-        solver, floor = result["costs"]["solver"], result["costs"]["foundation-only"]
-        lines.append(f"| {name} | {solver['us'] / 1000:,.1f} | {solver['wins']} of "
-                     f"{solver['deals']} | {floor['us']:.1f} | "
-                     f"{solver['us'] / floor['us']:,.0f}x |")
+        floor = result["costs"]["foundation-only"]
+        for policy, cost in result["costs"].items():
+            if policy != "foundation-only":
+                lines.append(f"| {name} | `{policy}` | {cost['us'] / 1000:,.1f} | "
+                             f"{cost['wins']} of {cost['deals']} | {floor['us']:.1f} | "
+                             f"{cost['us'] / floor['us']:,.0f}x |")
     Path(args.out).write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 

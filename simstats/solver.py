@@ -35,6 +35,13 @@ state, stock order included, and is a perfect-information bound rather than a pl
 - Fewer branches, same positions: a fill goes only to the first empty cell, a move to an empty
   column only to the first one; a card that fits both foundations of its suit goes to the first
   (the two results are one transfer apart).
+- Dead positions shared by a schedule (info[MEMO], the `solver` policy's memo=1): a position
+  every line from which was searched to its end without a win is marked dead in the table, with
+  a stamp that outlives the search, and the next searches of the same schedule (same position,
+  same `eager`) skip it. Sound in any order: a mark needs every candidate searched (or marked)
+  below it, none cut at the move guard or the depth limit and none met already in this search
+  unmarked (searched to its end and not dead, or on the line being searched: a cycle), so a mark
+  says no line from there wins. A mark's slot may be given away (only time lost).
 - A node budget. The result is SEARCH_WON (the line), SEARCH_LOST (every line tried; the line
   reaching the most cards home is kept) or SEARCH_UNDECIDED (budget spent, or a line cut short).
   These are the search's own codes, apart from a game's `end` codes (engine/state.py).
@@ -108,7 +115,10 @@ LINE_LENGTH = 4  # the winning line's length (in `line`)
 FILLED = 5  # table entries used by the last search
 ORDER_SEED = 6  # 0: moves in rank order; else ranks jittered by a hash of this seed (restarts)
 DEEP = 7  # 1: search past the move guard, as deep as the buffers go (solve)
-N_INFO = 8
+# 0, or the stamp of a schedule's positions proven dead (a schedule of searches from one position:
+# solve keeps them in the table across its searches; see mark_dead)
+MEMO = 8
+N_INFO = 9
 
 # Where the search's results are in its working memory (search_buffers).
 LINE_BUFFER = 5
@@ -143,7 +153,8 @@ def search_arrays(small: bool = False, table_bits: int = TABLE_BITS,
         ("search_moves", np.int64, (levels, MAX_CANDIDATES)),  # candidate moves per level
         # per candidate: the fingerprint it leads to if it is a quiet_move, else 0
         ("search_keys", np.int64, (levels, MAX_CANDIDATES)),
-        ("search_cursors", np.int64, (levels, 2)),  # candidates, next candidate
+        # candidates, next candidate, 1 while every line below was searched to its end (MEMO)
+        ("search_cursors", np.int64, (levels, 3)),
         ("search_line_at", np.int64, (levels + 1,)),  # where each level's moves start in `line`
         ("search_line", np.int64, (line,)),  # the line being searched
         ("search_undo", np.int64, (line,)),  # undo_token of each move of the line
@@ -355,9 +366,10 @@ def piles_touched(move):
 
 
 @jit_inline
-def first_visit(table, stamp, key, level):
+def first_visit(table, stamp, key, level, memo):
     """Add `key`, met at search level `level`, to the table: 0 if this search met it already,
-    else 1 (2 when it could not be kept). Probing finds the key or a free slot within
+    DEAD if an earlier search of this schedule proved it dead (`memo`: mark_dead), else 1 (2 when
+    it could not be kept). Probing finds the key or a free slot within
     TABLE_PROBES slots; when all are taken, the deepest entry at least as deep as `level` makes
     room (the cheapest subtree to search again). The table so never fills, and never forgets a
     position on the path being searched (all shallower), so that path cannot loop. An entry is
@@ -367,12 +379,13 @@ def first_visit(table, stamp, key, level):
     victim, victim_level = -1, level - 1  # as deep as `level` or deeper: never an ancestor
     for _ in range(TABLE_PROBES):
         tag = table[slot, 1]
-        if tag >> 16 != stamp:
+        owner = tag >> 16
+        if owner != stamp and (memo == 0 or owner != memo):
             table[slot, 0] = key
             table[slot, 1] = (stamp << 16) | level
             return 1
         if table[slot, 0] == key:
-            return 0
+            return 0 if owner == stamp else DEAD
         if tag & 0xFFFF > victim_level:
             victim, victim_level = slot, tag & 0xFFFF
         slot = (slot + 1) & mask
@@ -381,6 +394,26 @@ def first_visit(table, stamp, key, level):
     table[victim, 0] = key
     table[victim, 1] = (stamp << 16) | level
     return 1
+
+
+DEAD = 3  # first_visit: a position an earlier search of the schedule proved dead
+
+
+@jit_inline
+def mark_dead(table, stamp, memo, key):
+    """Mark `key`, which this search met and searched to the end of every line from it without
+    a win, as dead for the rest of the schedule (MEMO). Sound whatever the order: a search
+    expands a position's moves whatever order it tries them in, and lines that stop at the move
+    guard, or at a position met on the line being searched, leave it unmarked (solve). A mark
+    that cannot be found (its slot given away) is only lost time."""
+    mask = table.shape[0] - 1
+    slot = key & mask
+    for _ in range(TABLE_PROBES):
+        tag = table[slot, 1]
+        if tag >> 16 == stamp and table[slot, 0] == key:
+            table[slot, 1] = (memo << 16) | (tag & 0xFFFF)
+            return
+        slot = (slot + 1) & mask
 
 
 @jit_inline
@@ -779,14 +812,19 @@ def solve(start, rules, budget, moves_left, eager, work):
         for slot in range(table.shape[0]):
             table[slot, 1] = 0
         info[STAMP] = 1
+        info[MEMO] = 0  # the schedule's marks went with the table
     stamp = info[STAMP]
+    memo = info[MEMO]
     # only as much of the table as this search can fill: the restarts' small searches then
-    # probe a table that stays in the processor's caches
-    table = table[:min(table.shape[0], 1 << table_bits_for(budget))]
+    # probe a table that stays in the processor's caches (all of it for a schedule's searches,
+    # which share their marks)
+    table = table[:table.shape[0] if memo != 0 else
+                  min(table.shape[0], 1 << table_bits_for(budget))]
     info[NODES] = 0
     info[FILLED] = 0
-    info[BEST_CARDS] = -1
-    info[BEST_LENGTH] = 0
+    if memo == 0 or stamp == memo + 1:  # a schedule keeps its best line across its searches
+        info[BEST_CARDS] = -1
+        info[BEST_LENGTH] = 0
     info[LINE_LENGTH] = 0
     limit = min(moves_left, MAX_LINE)  # a winning line's most moves
     cut = line.shape[0] - 1 if deep else limit  # lines stop here (no proof either way)
@@ -803,16 +841,22 @@ def solve(start, rules, budget, moves_left, eager, work):
         info[LINE_LENGTH] = length
         return SEARCH_WON if length <= limit else SEARCH_UNDECIDED
     update_pile_parts(pos, rules, parts[0], ALL_PILES, prefix)
-    first_visit(table, stamp, fingerprint(pos, rules, parts[0]), 0)
+    first_visit(table, stamp, fingerprint(pos, rules, parts[0]), 0, memo)
     exact = True
     line_at[0] = length
     cursors[0, 0] = expand(pos, rules, eager, scratch, moves[0], keys[0], parts[0], prefix, table,
                            info)
     cursors[0, 1] = 0
+    cursors[0, 2] = 1
     level = 0
     while level >= 0:
         if cursors[level, 1] >= cursors[level, 0]:
+            if memo != 0 and cursors[level, 2]:
+                mark_dead(table, stamp, memo,
+                          fingerprint_of(parts[level, N_PILES], parts[level, N_PILES + 1]))
             if level > 0:  # back to the parent
+                if not cursors[level, 2]:
+                    cursors[level - 1, 2] = 0
                 unmake(pos, rules, line, undo, line_at[level - 1], line_at[level], prefix)
             level -= 1
             continue
@@ -822,6 +866,7 @@ def solve(start, rules, budget, moves_left, eager, work):
         made = line_at[level]
         if made >= cut:
             exact = False  # the move guard (deep: the buffers' end) cuts this line: no proof
+            cursors[level, 2] = 0
             continue
         row, child_parts = parts[level], parts[level + 1]
         src, dst = move // N_PLACES, move % N_PLACES
@@ -829,8 +874,10 @@ def solve(start, rules, budget, moves_left, eager, work):
             # a quiet_move: neither foundations nor stock change and no safe play follows, so
             # the position's fingerprint came from its two piles' new parts (expand), and is
             # looked up before the move is made
-            seen = first_visit(table, stamp, key, level + 1)
-            if seen == 0:
+            seen = first_visit(table, stamp, key, level + 1, memo)
+            if seen == 0 or seen == DEAD:
+                if seen == 0:  # searched to its end and not dead, or on the line being
+                    cursors[level, 2] = 0  # searched (a cycle): no proof below either way
                 continue
             src_part, dst_part = quiet_parts(pos, rules, prefix, move)
             length = advance(pos, rules, eager, move, line, undo, made, prefix, False, cap)
@@ -847,6 +894,7 @@ def solve(start, rules, budget, moves_left, eager, work):
                     info[LINE_LENGTH] = length
                     return SEARCH_WON
                 exact = False
+                cursors[level, 2] = 0
                 unmake(pos, rules, line, undo, made, length, prefix)
                 continue
             touched = 0
@@ -857,8 +905,11 @@ def solve(start, rules, budget, moves_left, eager, work):
             for p in range(N_PILES):
                 child_parts[p] = row[p]
             update_pile_parts(pos, rules, child_parts, touched, prefix)
-            seen = first_visit(table, stamp, fingerprint(pos, rules, child_parts), level + 1)
-            if seen == 0:
+            seen = first_visit(table, stamp, fingerprint(pos, rules, child_parts), level + 1,
+                               memo)
+            if seen == 0 or seen == DEAD:
+                if seen == 0:
+                    cursors[level, 2] = 0
                 unmake(pos, rules, line, undo, made, length, prefix)
                 continue
         info[FILLED] += seen == 1
@@ -869,6 +920,7 @@ def solve(start, rules, budget, moves_left, eager, work):
             return SEARCH_UNDECIDED
         if level + 1 >= levels:
             exact = False
+            cursors[level, 2] = 0
             unmake(pos, rules, line, undo, made, length, prefix)
             continue
         level += 1
@@ -876,6 +928,7 @@ def solve(start, rules, budget, moves_left, eager, work):
         cursors[level, 0] = expand(pos, rules, eager, scratch, moves[level], keys[level],
                                    parts[level], prefix, table, info)
         cursors[level, 1] = 0
+        cursors[level, 2] = 1
     return SEARCH_LOST if exact else SEARCH_UNDECIDED
 
 

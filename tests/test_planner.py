@@ -213,7 +213,8 @@ def test_once_every_card_is_seen_it_plays_exactly_as_solver(game_id):
                                   "planner[margin=0]", "planner[playout=2]",
                                   "planner[playouts=-1]", "planner[playouts=5000]",
                                   "planner[replan=2]",
-                                  "solver[budget=0]", "planner[depth_of_thought=2]"])
+                                  "solver[budget=0]", "solver[memo=2]", "solver[memo=-1]",
+                                  "planner[depth_of_thought=2]"])
 def test_out_of_range_parameters_are_refused_in_one_line(cli, tmp_path, name):
     with pytest.raises(PolicyError):
         resolve_policy(name)

@@ -40,10 +40,14 @@ from simstats.solver import (
     INFO_BUFFER,
     LINE_BUFFER,
     LINE_LENGTH,
+    MEMO,
     NODES,
+    ORDER_SEED,
     SEARCH_LOST,
     SEARCH_UNDECIDED,
     SEARCH_WON,
+    STAMP,
+    luby,
     search_buffers,
     solve,
 )
@@ -276,6 +280,75 @@ def test_the_search_agrees_with_brute_force(work, deep_work, game_id, data):
     assert solve(start, rules, 1_000_000, 2000, False, tiny) == result
     # a deep search (past the move guard) agrees too
     assert solve(start, rules, 1_000_000, 2000, False, deep_work) == result
+
+
+
+def memo_schedule(start, rules, work, unit, eager, searches=255, luby_budgets=True):
+    """Searches of unit x luby(i) positions in shaken orders that share the positions they
+    prove dead (info[MEMO]), as the `solver` policy's schedule with memo=1: the verdict of the
+    first search that decides, and the searches made."""
+    info = work[INFO_BUFFER]
+    info[STAMP] += 1
+    info[MEMO] = info[STAMP]
+    try:
+        for attempt in range(searches):
+            info[ORDER_SEED] = attempt
+            size = unit * luby(attempt + 1) if luby_budgets else unit
+            result = solve(start, rules, size, 2000, eager, work)
+            if result != SEARCH_UNDECIDED:
+                return result, attempt + 1
+        return result, searches
+    finally:
+        info[MEMO] = 0
+        info[ORDER_SEED] = 0
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+@pytest.mark.parametrize("game_id", ["tournament", "kingsdown-eights"])
+def test_positions_proven_dead_across_searches_agree_with_brute_force(work, game_id, data):
+    # searches far too small to decide alone, so that the verdict rests on the marks that
+    # earlier searches left: a mark on a position that can still win would turn a win into
+    # a wrong proof of loss
+    start = data.draw(small_endgames(game_id))
+    rules = get_game(game_id).array
+    expected = winnable_by_brute_force(start, rules, cells=game_id == "tournament")
+    result, searches = memo_schedule(start, rules, work, 3, False)
+    assert result == (SEARCH_WON if expected else SEARCH_LOST)
+    if result == SEARCH_WON:
+        assert foundation_cards(replay(start, line_of(work, result), rules)) == 104
+    # the same with a table of 16 entries: marks given away cost time, never the verdict
+    tiny = search_buffers(table_bits=4)
+    assert memo_schedule(start, rules, tiny, 3, False)[0] == result
+
+
+def test_marks_decide_a_lost_position_that_no_single_search_of_the_schedule_can():
+    # 17 cards out, 5 of 8 cells taken, no redeal left: lost, which an exact search sees
+    # after 34 positions; searches of 8 positions each, in 63 shaken orders, never do alone
+    start = make_state("tournament", reserve=["2S", "TH", "3C", "4D", "5S"],
+                       tableau=["4S 3D 6D AC JH 3S KH 2D", "8H 7S 5D 2C AH AS QH", "6S 9H AD"],
+                       foundations=[13, 13, 7, 13, 10, 7, 12, 6], redeals=2)
+    rules = TOURNAMENT.array
+    fresh = search_buffers()
+    assert solve(start, rules, 1_000_000, 2000, False, fresh) == SEARCH_LOST
+    alone = set()
+    for attempt in range(63):
+        fresh[INFO_BUFFER][ORDER_SEED] = attempt
+        alone.add(solve(start, rules, 8, 2000, False, fresh))
+    fresh[INFO_BUFFER][ORDER_SEED] = 0
+    assert alone == {SEARCH_UNDECIDED}
+    # sharing what they proved dead, a few such searches prove it lost (luby=0: 8 each)
+    result, searches = memo_schedule(start, rules, search_buffers(), 8, False, 63,
+                                     luby_budgets=False)
+    assert result == SEARCH_LOST and searches < 63
+
+
+def test_the_solver_policy_with_memo_plays_legal_games_and_keeps_its_default_alone():
+    game = get_game("tournament")
+    default = run_compiled(game, resolve_policy("solver"), 0, 0, 20)
+    assert (default == run_compiled(game, resolve_policy("solver[memo=0]"), 0, 0, 20)).all()
+    memo = run_compiled(game, resolve_policy("solver[memo=1]"), 0, 0, 20)  # legal, or it raises
+    assert memo[:, 1].sum() >= default[:, 1].sum() - 2
 
 
 # --- whole deals: the oracle's lines and the fair solver

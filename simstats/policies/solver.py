@@ -14,7 +14,9 @@ wins sooner; 0: only provably safe plays, so that "no line wins" is a proof), re
 again, each in a shaken move order, when one runs out of budget undecided) and luby (1: search i
 gets budget x luby(i) positions, 1, 1, 2, 1, 1, 2, 4, ...: mostly small searches in many orders,
 which is what wins Tournament, now and then a long one, which is what wins Kingsdown Eights;
-0: every search gets budget).
+0: every search gets budget) and memo (1: the searches from one position share the positions
+they proved dead, simstats/solver.py: MEMO, so that a later search spends its budget elsewhere;
+0, the default, which the committed runs were made with: each search starts afresh).
 """
 
 from __future__ import annotations
@@ -33,10 +35,12 @@ from ..solver import (
     LINE_BUFFER,
     LINE_LENGTH,
     MAX_LINE,
+    MEMO,
     ORDER_SEED,
     SEARCH_LOST,
     SEARCH_UNDECIDED,
     SEARCH_WON,
+    STAMP,
     TABLE_BITS,
     luby,
     search_arrays,
@@ -50,7 +54,7 @@ from . import api, lookahead
 # deals 0-999, Tournament 932 won against 914 (in less time) and Kingsdown Eights 687 against
 # 673 (time not yet measured on an idle machine; benchmarks/restarts.md)
 PARAMETERS = {**lookahead.PARAMETERS, "budget": 1_000.0, "eager": 1.0, "restarts": 62.0,
-              "luby": 1.0}
+              "luby": 1.0, "memo": 0.0}
 
 # The plan buffer: a header, then the moves of the line being followed.
 PLAN_LENGTH = 0
@@ -75,13 +79,15 @@ class Solver(api.CompiledPolicy):
 
     @staticmethod
     def workspace(values: dict) -> dict:
-        return workspace(table_bits_for(largest_search(values)))
+        return workspace(table_bits_for(schedule_size(values) if values.get("memo")
+                                        else largest_search(values)))
 
     @staticmethod
     def check(values: dict) -> None:
         api.require(values, "budget", 1)
         api.require(values, "restarts", 0)
         api.require(values, "luby", 0, 1)
+        api.require(values, "memo", 0, 1)
 
     @staticmethod
     def choose(view, params, memory, rng):
@@ -89,6 +95,13 @@ class Solver(api.CompiledPolicy):
         return choose_move(api.observation_array(view), api.rules_array(view), params,
                            m.positions, m.moves, m.cursors, m.seen, m.recalled, search_work(m),
                            m.plan)
+
+
+def schedule_size(values: dict) -> int:
+    """The most positions one schedule of searches may expand."""
+    searches = 1 + int(values["restarts"])
+    return int(values["budget"]) * (sum(luby(i) for i in range(1, searches + 1))
+                                    if values.get("luby") else searches)
 
 
 def largest_search(values: dict) -> int:
@@ -152,6 +165,9 @@ def decide(obs, known, rules, params, positions, moves, cursors, seen, work, pla
     if knows_everything(known) and plan[PLAN_SEARCHED] != obs[REDEALS] + 1:
         plan[PLAN_SEARCHED] = obs[REDEALS] + 1
         info = work[INFO_BUFFER]
+        if params.memo != 0:  # a stamp of its own for the positions this schedule proves dead
+            info[STAMP] += 1
+            info[MEMO] = info[STAMP]
         for attempt in range(1 + int(params.restarts)):
             info[ORDER_SEED] = attempt  # 0: the plain order; then shaken ones (solver.py)
             size = int(params.budget) * (luby(attempt + 1) if params.luby != 0 else 1)
@@ -160,6 +176,7 @@ def decide(obs, known, rules, params, positions, moves, cursors, seen, work, pla
             if result != SEARCH_UNDECIDED:
                 break
         info[ORDER_SEED] = 0
+        info[MEMO] = 0
         if result == SEARCH_WON:
             follow(plan, obs[MOVES], work[LINE_BUFFER], info[LINE_LENGTH])
         elif result == SEARCH_LOST:  # play on for the most cards home
