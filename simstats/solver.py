@@ -35,13 +35,13 @@ state, stock order included, and is a perfect-information bound rather than a pl
 - Fewer branches, same positions: a fill goes only to the first empty cell, a move to an empty
   column only to the first one; a card that fits both foundations of its suit goes to the first
   (the two results are one transfer apart).
-- Dead positions shared by a schedule (info[MEMO], the `solver` policy's memo=1): a position
-  every line from which was searched to its end without a win is marked dead in the table, with
-  a stamp that outlives the search, and the next searches of the same schedule (same position,
-  same `eager`) skip it. Sound in any order: a mark needs every candidate searched (or marked)
-  below it, none cut at the move guard or the depth limit and none met already in this search
-  unmarked (searched to its end and not dead, or on the line being searched: a cycle), so a mark
-  says no line from there wins. A mark's slot may be given away (only time lost).
+- Dead positions shared by searches (info[MEMO], the `solver` policy's memo=1: a deal's searches): a
+  position every line from which was searched to its end without a win is marked dead in the table,
+  with a stamp that outlives the search, and the next searches under that stamp (same rules, same
+  `eager`, from any position) skip it. Sound in any order: a mark needs every candidate searched (or
+  marked) below it, none cut at the move guard or the depth limit and none met already in this
+  search unmarked (searched to its end and not dead, or on the line being searched: a cycle), so a
+  mark says no line from there wins. A mark's slot may be given away (only time lost).
 - A node budget. The result is SEARCH_WON (the line), SEARCH_LOST (every line tried; the line
   reaching the most cards home is kept) or SEARCH_UNDECIDED (budget spent, or a line cut short).
   These are the search's own codes, apart from a game's `end` codes (engine/state.py).
@@ -115,8 +115,8 @@ LINE_LENGTH = 4  # the winning line's length (in `line`)
 FILLED = 5  # table entries used by the last search
 ORDER_SEED = 6  # 0: moves in rank order; else ranks jittered by a hash of this seed (restarts)
 DEEP = 7  # 1: search past the move guard, as deep as the buffers go (solve)
-# 0, or the stamp of a schedule's positions proven dead (a schedule of searches from one position:
-# solve keeps them in the table across its searches; see mark_dead)
+# 0, or the stamp of the positions proven dead by a series of searches (start_schedule: solve
+# keeps them in the table across its searches; see mark_dead)
 MEMO = 8
 N_INFO = 9
 
@@ -822,7 +822,7 @@ def solve(start, rules, budget, moves_left, eager, work):
                   min(table.shape[0], 1 << table_bits_for(budget))]
     info[NODES] = 0
     info[FILLED] = 0
-    if memo == 0 or stamp == memo + 1:  # a schedule keeps its best line across its searches
+    if memo == 0:  # a schedule keeps its best line across its searches (start_schedule)
         info[BEST_CARDS] = -1
         info[BEST_LENGTH] = 0
     info[LINE_LENGTH] = 0
@@ -930,6 +930,25 @@ def solve(start, rules, budget, moves_left, eager, work):
         cursors[level, 1] = 0
         cursors[level, 2] = 1
     return SEARCH_LOST if exact else SEARCH_UNDECIDED
+
+
+@jit_inline
+def new_memo(info):
+    """A stamp of its own for the positions a series of schedules will prove dead (MEMO)."""
+    info[STAMP] += 1
+    return info[STAMP]
+
+
+@jit_inline
+def start_schedule(info, memo):
+    """Before the searches of a schedule from one position: they skip the positions marked
+    under stamp `memo` (0: none, each search starts afresh), mark those they prove dead, and
+    keep the best line over all of them. Marks may be kept from one schedule to the next, as
+    long as the rules and `eager` stay the same: a mark says that no line of any length from
+    that position wins, wherever a search starts."""
+    info[MEMO] = memo
+    info[BEST_CARDS] = -1
+    info[BEST_LENGTH] = 0
 
 
 @jit_inline

@@ -46,10 +46,11 @@ from simstats.solver import (
     SEARCH_LOST,
     SEARCH_UNDECIDED,
     SEARCH_WON,
-    STAMP,
     luby,
+    new_memo,
     search_buffers,
     solve,
+    start_schedule,
 )
 
 TOURNAMENT = get_game("tournament")
@@ -284,14 +285,13 @@ def test_the_search_agrees_with_brute_force(work, deep_work, game_id, data):
 
 
 def memo_schedule(start, rules, work, unit, eager, searches=255, luby_budgets=True,
-                  last=0):
+                  last=0, memo=0):
     """Searches of unit x luby(i) positions in shaken orders that share the positions they
-    prove dead (info[MEMO]), as the `solver` policy's schedule with memo=1, then, if `last`
-    and none decided, one of `last` positions that still skips what they marked: the verdict
-    of the first search that decides, and the searches made."""
+    prove dead (info[MEMO]: `memo`, or a stamp of their own), as the `solver` policy's schedule
+    with memo=1, then, if `last` and none decided, one of `last` positions that still skips
+    what they marked: the verdict of the first search that decides, and the searches made."""
     info = work[INFO_BUFFER]
-    info[STAMP] += 1
-    info[MEMO] = info[STAMP]
+    start_schedule(info, memo or new_memo(info))
     try:
         for attempt in range(searches):
             info[ORDER_SEED] = attempt
@@ -325,6 +325,26 @@ def test_positions_proven_dead_across_searches_agree_with_brute_force(work, game
     # the same with a table of 16 entries: marks given away cost time, never the verdict
     tiny = search_buffers(table_bits=4)
     assert memo_schedule(start, rules, tiny, 3, False, 63, last=1_000_000)[0] == result
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+@pytest.mark.parametrize("game_id", ["tournament", "kingsdown-eights"])
+def test_marks_kept_for_the_next_position_agree_with_brute_force(work, game_id, data):
+    # the `solver` policy keeps a deal's marks from one schedule to the next (after a redeal,
+    # from another position): a mark must hold wherever the next search starts
+    start = data.draw(small_endgames(game_id))
+    rules = get_game(game_id).array
+    buffer = np.empty(MAX_LEGAL_MOVES, dtype=np.int64)
+    legal = [int(m) for m in buffer[: legal_moves(start, rules, buffer)]]
+    assume(legal)
+    after = start.copy()
+    apply_move(after, rules, data.draw(st.sampled_from(legal)))
+    expected = winnable_by_brute_force(after, rules, cells=game_id == "tournament")
+    memo = new_memo(work[INFO_BUFFER])
+    memo_schedule(start, rules, work, 3, False, 63, memo=memo)  # marks from `start`
+    result, _ = memo_schedule(after, rules, work, 3, False, 63, last=1_000_000, memo=memo)
+    assert result == (SEARCH_WON if expected else SEARCH_LOST)
 
 
 def test_marks_decide_a_lost_position_that_no_single_search_of_the_schedule_can():

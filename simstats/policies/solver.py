@@ -14,8 +14,9 @@ wins sooner; 0: only provably safe plays, so that "no line wins" is a proof), re
 again, each in a shaken move order, when one runs out of budget undecided) and luby (1: search i
 gets budget x luby(i) positions, 1, 1, 2, 1, 1, 2, 4, ...: mostly small searches in many orders,
 which is what wins Tournament, now and then a long one, which is what wins Kingsdown Eights;
-0: every search gets budget) and memo (1: the searches from one position share the positions
-they proved dead, simstats/solver.py: MEMO, so that a later search spends its budget elsewhere;
+0: every search gets budget) and memo (1: the searches of a deal share the positions they
+proved dead, simstats/solver.py: MEMO, so that a later search, from the same position or after a
+redeal, spends its budget elsewhere;
 0, the default, which the committed runs were made with: each search starts afresh).
 """
 
@@ -43,9 +44,11 @@ from ..solver import (
     STAMP,
     TABLE_BITS,
     luby,
+    new_memo,
     search_arrays,
     search_work,
     solve,
+    start_schedule,
     table_bits_for,
 )
 from . import api, lookahead
@@ -60,6 +63,7 @@ PARAMETERS = {**lookahead.PARAMETERS, "budget": 1_000.0, "eager": 1.0, "restarts
 PLAN_LENGTH = 0
 PLAN_START = 1  # moves made when the line starts
 PLAN_SEARCHED = 2  # 1 + the redeals made when the last search ran (0: none this deal)
+PLAN_MEMO = 3  # memo=1: the stamp of the positions this deal's searches proved dead (0: none)
 PLAN_LINE = 4
 PLAN_SIZE = PLAN_LINE + MAX_LINE
 
@@ -127,6 +131,7 @@ def knows_everything(known):
 def forget_plan(plan):
     plan[PLAN_LENGTH] = 0
     plan[PLAN_SEARCHED] = 0
+    plan[PLAN_MEMO] = 0
 
 
 @jit
@@ -165,9 +170,9 @@ def decide(obs, known, rules, params, positions, moves, cursors, seen, work, pla
     if knows_everything(known) and plan[PLAN_SEARCHED] != obs[REDEALS] + 1:
         plan[PLAN_SEARCHED] = obs[REDEALS] + 1
         info = work[INFO_BUFFER]
-        if params.memo != 0:  # a stamp of its own for the positions this schedule proves dead
-            info[STAMP] += 1
-            info[MEMO] = info[STAMP]
+        if params.memo != 0 and not 0 < plan[PLAN_MEMO] <= info[STAMP]:
+            plan[PLAN_MEMO] = new_memo(info)  # this deal's (a table wiped by solve: anew)
+        start_schedule(info, plan[PLAN_MEMO] if params.memo != 0 else 0)
         for attempt in range(1 + int(params.restarts)):
             info[ORDER_SEED] = attempt  # 0: the plain order; then shaken ones (solver.py)
             size = int(params.budget) * (luby(attempt + 1) if params.luby != 0 else 1)
