@@ -81,6 +81,7 @@ from .engine.state import (
     N_PLACES,
     REDEAL,
     REDEALS,
+    RESERVE,
     SIZE,
     STOCK,
     TABLEAU,
@@ -302,29 +303,29 @@ def part_with_card(pos, rules, prefix, p, card, symmetric_columns):
 
 @jit_inline
 def update_pile_parts(pos, rules, parts, touched, prefix):
-    """Bring `parts` (pile_part of every pile) up to date for the piles in bit mask `touched`,
-    which must be every pile when the stock or the redeals changed (columns_interchangeable
-    may have changed with them)."""
+    """Bring `parts` (pile_part of every pile, then their sum) up to date for the piles in bit
+    mask `touched`, which must be every pile when the stock or the redeals changed
+    (columns_interchangeable may have changed with them)."""
     symmetric_columns = columns_interchangeable(pos, rules)
+    total = parts[N_PILES]
     for p in range(N_PILES):
         if (touched >> p) & 1:
-            parts[p] = pile_part(pos, rules, p, prefix, symmetric_columns)
+            part = pile_part(pos, rules, p, prefix, symmetric_columns)
+            total += part - parts[p]
+            parts[p] = part
+    parts[N_PILES] = total
 
 
 @jit_inline
 def fingerprint(pos, rules, parts):
     """A 62-bit fingerprint of everything that decides the future: piles (stock included),
-    foundations, redeals made, from the piles' parts kept up to date (update_pile_parts), so
-    that piles no move touched are not hashed again. Also keeps the parts' sum and the
-    home_key in `parts` past the piles' (a move that changes neither foundations nor stock
-    then finds its position's fingerprint from its two piles' new parts: solve)."""
-    total = 0
-    for p in range(N_PILES):
-        total += parts[p]
+    foundations, redeals made, from the piles' parts and their sum kept up to date
+    (update_pile_parts), so that piles no move touched are not hashed again. Also keeps the
+    home_key in `parts` past the sum (a move that changes neither foundations nor stock then
+    finds its position's fingerprint from its two piles' new parts: solve)."""
     home = home_key(pos, rules)
-    parts[N_PILES] = total
     parts[N_PILES + 1] = home
-    return fingerprint_of(total, home)
+    return fingerprint_of(parts[N_PILES], home)
 
 
 @jit_inline
@@ -508,13 +509,25 @@ def rehash_after(pos, rules, prefix, move, stock_before, undone):
     """Bring `prefix` up to date after `move` was made or, if `undone`, taken back (stock_before:
     the stock's length before that): the one pile that gained a card, or every pile a deal,
     redeal or refill changed. Taking back a deal only shortens piles: nothing to do."""
-    if move >= DEAL:
-        if move == DEAL and undone:
-            return
+    if move == DEAL:
+        if not undone:  # the piles dealt to got cards on top: rehash those
+            first, n = (RESERVE, 8) if rules[R.DEAL_TO_RESERVE] else (TABLEAU,
+                                                                      rules[R.N_COLUMNS])
+            per, dealt = rules[R.DEAL_PER_PILE], min(stock_before, n * rules[R.DEAL_PER_PILE])
+            for i in range(n):
+                if rules[R.DEAL_BY_ROW]:
+                    got = dealt // n + (i < dealt % n)
+                else:
+                    got = min(per, max(0, dealt - i * per))
+                if got > 0:
+                    p = first + i
+                    hash_pile_from(pos, prefix, p, pos[LENGTHS + p] - got)
+        return
+    if move == REDEAL:
         first = TABLEAU if rules[R.RESERVE_CELLS] else 0  # a cell's part is its card's
         for p in range(first, STOCK):
             hash_pile_from(pos, prefix, p, 0)
-        if move == REDEAL and not undone:
+        if not undone:
             hash_stock_cards(pos, prefix)  # a new stock
         return
     src, dst = move // N_PLACES, move % N_PLACES
@@ -651,14 +664,15 @@ def candidates(pos, rules, scratch, out, info):
                     first_cell = p
         elif tops[p] < 0 and first_column < 0:
             first_column = p
-    under[:] = 0
     if not rules[R.RESERVE_CELLS]:
         first_cell = -1
         free_cells = 1  # without cells, a dig is the move itself: look one card down
-    for p in range(TABLEAU, sources):
-        if tops[p] >= 0:
-            under[tops[p]] |= 1 << p
     build = rules[R.BUILD]
+    if build != R.BUILD_NONE:
+        under[:] = 0
+        for p in range(TABLEAU, sources):
+            if tops[p] >= 0:
+                under[tops[p]] |= 1 << p
     kept = 0
     for src in range(sources):
         card = tops[src]
@@ -840,6 +854,7 @@ def solve(start, rules, budget, moves_left, eager, work):
     if foundation_cards(pos) == DECK_SIZE:
         info[LINE_LENGTH] = length
         return SEARCH_WON if length <= limit else SEARCH_UNDECIDED
+    parts[0, :] = 0
     update_pile_parts(pos, rules, parts[0], ALL_PILES, prefix)
     first_visit(table, stamp, fingerprint(pos, rules, parts[0]), 0, memo)
     exact = True
@@ -902,7 +917,7 @@ def solve(start, rules, budget, moves_left, eager, work):
                 touched |= piles_touched(line[i])
             if pos[LENGTHS + STOCK] != stock or pos[REDEALS] != redeals:
                 touched = ALL_PILES
-            for p in range(N_PILES):
+            for p in range(N_PILES + 1):
                 child_parts[p] = row[p]
             update_pile_parts(pos, rules, child_parts, touched, prefix)
             seen = first_visit(table, stamp, fingerprint(pos, rules, child_parts), level + 1,
@@ -913,7 +928,8 @@ def solve(start, rules, budget, moves_left, eager, work):
                 unmake(pos, rules, line, undo, made, length, prefix)
                 continue
         info[FILLED] += seen == 1
-        if not deep or length <= limit:
+        # a quiet_move's position has its parent's cards home, one move later: never a best
+        if key == 0 and (not deep or length <= limit):
             keep_best(pos, line, length, best, info)
         info[NODES] += 1
         if info[NODES] >= budget:
