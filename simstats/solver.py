@@ -61,6 +61,8 @@ from .engine.moves import (
     apply_move,
     can_redeal,
     copy_position,
+    deal_piles,
+    deal_share,
     fits_foundation,
     foundation_cards,
     is_down_foundation,
@@ -81,7 +83,6 @@ from .engine.state import (
     N_PLACES,
     REDEAL,
     REDEALS,
-    RESERVE,
     SIZE,
     STOCK,
     TABLEAU,
@@ -512,17 +513,11 @@ def rehash_after(pos, rules, prefix, move, stock_before, undone):
     redeal or refill changed. Taking back a deal only shortens piles: nothing to do."""
     if move == DEAL:
         if not undone:  # the piles dealt to got cards on top: rehash those
-            first, n = (RESERVE, 8) if rules[R.DEAL_TO_RESERVE] else (TABLEAU,
-                                                                      rules[R.N_COLUMNS])
-            per, dealt = rules[R.DEAL_PER_PILE], min(stock_before, n * rules[R.DEAL_PER_PILE])
+            first, n = deal_piles(rules)
             for i in range(n):
-                if rules[R.DEAL_BY_ROW]:
-                    got = dealt // n + (i < dealt % n)
-                else:
-                    got = min(per, max(0, dealt - i * per))
+                got = deal_share(rules, i, stock_before)
                 if got > 0:
-                    p = first + i
-                    hash_pile_from(pos, prefix, p, pos[LENGTHS + p] - got)
+                    hash_pile_from(pos, prefix, first + i, pos[LENGTHS + first + i] - got)
         return
     if move == REDEAL:
         first = TABLEAU if rules[R.RESERVE_CELLS] else 0  # a cell's part is its card's
@@ -823,24 +818,16 @@ def quiet_play_home_key(pos, rules, eager, prefix, parts, move):
             or (n == 1 and src >= TABLEAU and rules[R.REFILL] > 0
                 and pos[LENGTHS + STOCK] > 0)):
         return 0
+    total = parts[N_PILES] - parts[src] + part_without_top(
+        pos, rules, prefix, src, columns_interchangeable(pos, rules))
     pos[LENGTHS + src] = n - 1
     pos[FOUNDATIONS + f] += 1
     key = 0
     if safe_move(pos, rules, eager) < 0:
-        key = fingerprint_of(parts[N_PILES] - parts[src] + part_without_top_of(
-            pos, rules, prefix, src, n), home_key(pos, rules))
+        key = fingerprint_of(total, home_key(pos, rules))
     pos[FOUNDATIONS + f] -= 1
     pos[LENGTHS + src] = n
     return key
-
-
-@jit_inline
-def part_without_top_of(pos, rules, prefix, p, n):
-    """pile_part of pile p once its top card (of n) is gone, whatever its length says now."""
-    if p < TABLEAU and rules[R.RESERVE_CELLS]:
-        return 0
-    h = prefix[p, n - 2] if n > 1 else FNV_OFFSET
-    return part_of_hash(p, (h ^ (n - 1)) * FNV_PRIME, columns_interchangeable(pos, rules))
 
 
 @jit

@@ -25,13 +25,15 @@ from positions import (
 from simstats.cards import HIDDEN, RANKS, SUITS, card_text, parse_card
 from simstats.cli import cli as cli_group
 from simstats.deals import deal_deck
-from simstats.engine.moves import apply_move, lay_out, status
+from simstats.engine.moves import apply_move, deal_piles, deal_share, lay_out, status
 from simstats.engine.notation import move_text, parse_move
 from simstats.engine.observe import blank_observation, observe
 from simstats.engine.state import (
     CAPACITY,
+    DEAL,
     DEALS,
     FOUNDATIONS,
+    LENGTHS,
     MOVE_LIMIT,
     MOVE_LIMIT_REACHED,
     MOVES,
@@ -1079,3 +1081,23 @@ def test_policies_see_observations_without_the_stock(game):
     played = play_deck(get_game(game), spec("peeker", Peeker), deck, 4, 4, reshuffles)
     assert played.outcome.deals == played.outcome.moves > 0
     assert seen_slots and all((slot == HIDDEN).all() for slot in seen_slots)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("stock_size", [0, 1, 5, 10, 24, 30, 72])
+def test_deal_share_counts_the_cards_each_pile_gets(game, stock_size):
+    # the search rehashes only what a deal added (solver.rehash_after: deal_share), so the
+    # count must be the deal's own, row by row or pile by pile, full or cut short
+    rules = get_game(game).array
+    state = new_state()
+    lay_out(state, rules, deal_deck(rules, 0, 3)[0])
+    state[LENGTHS + STOCK] = min(stock_size, int(state[LENGTHS + STOCK]))
+    before = state.copy()
+    first, n = deal_piles(rules)
+    if before[LENGTHS + STOCK]:
+        apply_move(state, rules, DEAL)
+    for i in range(n):
+        got = int(state[LENGTHS + first + i]) - int(before[LENGTHS + first + i])
+        assert got == deal_share(rules, i, int(before[LENGTHS + STOCK]))
+    assert sum(deal_share(rules, i, int(before[LENGTHS + STOCK])) for i in range(n)) == (
+        int(before[LENGTHS + STOCK]) - int(state[LENGTHS + STOCK]))

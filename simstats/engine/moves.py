@@ -248,13 +248,28 @@ def deal_round(s, first_pile, n_piles, per_pile, by_row):
                 push(s, p, pop(s, STOCK))
 
 
+@jit_inline
+def deal_piles(rules):
+    """The piles a deal goes to: (the first, how many)."""
+    if rules[R.DEAL_TO_RESERVE]:
+        return RESERVE, 8
+    return TABLEAU, rules[R.N_COLUMNS]
+
+
+@jit_inline
+def deal_share(rules, i, stock_before):
+    """How many cards the i-th of deal_piles gets from a deal of a stock of `stock_before`."""
+    n, per = deal_piles(rules)[1], rules[R.DEAL_PER_PILE]
+    dealt = min(stock_before, n * per)
+    if rules[R.DEAL_BY_ROW]:
+        return dealt // n + (1 if i < dealt % n else 0)
+    return min(per, max(0, dealt - i * per))
+
+
 @jit
 def deal(s, rules):
     """docs/rules.md 4.6, 6.6, 7.5: the stock onto the columns (or the reserve piles)."""
-    if rules[R.DEAL_TO_RESERVE]:
-        first, n = RESERVE, 8
-    else:
-        first, n = TABLEAU, rules[R.N_COLUMNS]
+    first, n = deal_piles(rules)
     deal_round(s, first, n, rules[R.DEAL_PER_PILE], rules[R.DEAL_BY_ROW] != 0)
 
 
@@ -375,10 +390,7 @@ def undo_deal_round(s, first_pile, n_piles, per_pile, by_row, stock_before):
 
 @jit_inline
 def undo_deal(s, rules, stock_before):
-    if rules[R.DEAL_TO_RESERVE]:
-        first, n = RESERVE, 8
-    else:
-        first, n = TABLEAU, rules[R.N_COLUMNS]
+    first, n = deal_piles(rules)
     undo_deal_round(s, first, n, rules[R.DEAL_PER_PILE], rules[R.DEAL_BY_ROW] != 0,
                     stock_before)
 
