@@ -596,10 +596,11 @@ def transfer_step(pos, move):
 
 
 @jit_inline
-def cards_going_home(pos, rules):
-    """The cards (suit * 13 + rank) that could go home now, directly or by a transfer play, as
-    bits of one integer: one look at the foundations answers for every card."""
-    going = fitting_cards(pos, rules, 0)
+def cards_going_home(pos, rules, fitting):
+    """The cards (suit * 13 + rank) that could go home now, directly (`fitting`: fitting_cards)
+    or by a transfer play, as bits of one integer: one look at the foundations answers for
+    every card."""
+    going = fitting
     if rules[R.TRANSFERS]:
         for suit in range(4):
             if suit_home(pos, suit) == 13:
@@ -670,17 +671,17 @@ def candidates(pos, rules, scratch, out, info):
             if tops[p] >= 0:
                 under[tops[p]] |= 1 << p
     kept = 0
+    fitting = fitting_cards(pos, rules, 0)  # those that fits_foundation takes: asked only of them
     for src in range(sources):
         card = tops[src]
         if card < 0 or kept + 12 > MAX_CANDIDATES:
             continue
         suit, rank = card_suit(card), card_rank(card)
         # a card that fits both piles of its suit: the first will do
-        for f in (suit, suit + 4):
-            if fits_foundation(pos, rules, card, f):
-                out[kept] = src * N_PLACES + FOUNDATION_PLACE + f
-                kept += 1
-                break
+        if (fitting >> card) & 1:
+            f = suit if fits_foundation(pos, rules, card, suit) else suit + 4
+            out[kept] = src * N_PLACES + FOUNDATION_PLACE + f
+            kept += 1
         if first_cell >= 0 and src >= TABLEAU:
             out[kept] = src * N_PLACES + first_cell
             kept += 1
@@ -711,8 +712,8 @@ def candidates(pos, rules, scratch, out, info):
     if can_redeal(pos, rules):
         out[kept] = REDEAL
         kept += 1
-    going = cards_going_home(pos, rules)
-    if rules[R.TRANSFERS]:
+    going = cards_going_home(pos, rules, fitting)
+    if going != fitting:  # a suit with 13 cards home, whose cards go home by transfer plays
         for src in range(sources):
             card = tops[src]
             if card < 0 or suit_home(pos, card_suit(card)) != 13 or kept >= MAX_CANDIDATES:
@@ -769,10 +770,9 @@ def quiet_move(pos, rules, cards, sources, move):
 
 
 @jit_inline
-def quiet_parts(pos, rules, prefix, move):
+def quiet_parts(pos, rules, prefix, move, symmetric_columns):
     """The new parts of the two piles a quiet_move changes: (source's, target's)."""
     src, dst = move // N_PLACES, move % N_PLACES
-    symmetric_columns = columns_interchangeable(pos, rules)
     card = np.int64(pos[src * CAPACITY + pos[LENGTHS + src] - 1])
     return (part_without_top(pos, rules, prefix, src, symmetric_columns),
             part_with_card(pos, rules, prefix, dst, card, symmetric_columns))
@@ -788,11 +788,12 @@ def expand(pos, rules, eager, scratch, moves, keys, parts, prefix, table, info):
     n = candidates(pos, rules, scratch, moves, info)
     mask = table.shape[0] - 1
     cards, sources = safe_cards(pos, rules, eager)  # the same for every candidate
+    symmetric_columns = columns_interchangeable(pos, rules)
     for i in range(n):
         move = moves[i]
         keys[i] = 0
         if quiet_move(pos, rules, cards, sources, move):
-            src_part, dst_part = quiet_parts(pos, rules, prefix, move)
+            src_part, dst_part = quiet_parts(pos, rules, prefix, move, symmetric_columns)
             src, dst = move // N_PLACES, move % N_PLACES
             key = fingerprint_of(parts[N_PILES] - parts[src] - parts[dst] + src_part + dst_part,
                                  parts[N_PILES + 1])
@@ -930,7 +931,8 @@ def solve(start, rules, budget, moves_left, eager, work):
                 child_parts[src] = src_part
                 child_parts[N_PILES + 1] = home_key(pos, rules)
             else:
-                src_part, dst_part = quiet_parts(pos, rules, prefix, move)
+                src_part, dst_part = quiet_parts(pos, rules, prefix, move,
+                                                 columns_interchangeable(pos, rules))
                 length = advance(pos, rules, eager, move, line, undo, made, prefix, False, cap)
                 for p in range(N_PILES + 2):
                     child_parts[p] = row[p]

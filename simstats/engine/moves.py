@@ -233,19 +233,36 @@ def has_legal_move(s, rules):
 
 @jit_inline
 def deal_round(s, first_pile, n_piles, per_pile, by_row):
-    """Deal from the stock onto piles first_pile.., per_pile cards each, until the stock is out."""
+    """Deal from the stock onto piles first_pile.., per_pile cards each, until the stock is out:
+    by rows (a card to each pile in turn, per_pile times) or a pile's cards at once. Cards are
+    copied where round_card puts them, not popped and pushed one at a time (measured: a
+    Tournament deal and its undo took 120 ns card by card)."""
+    stock = s[LENGTHS + STOCK]
+    dealt = min(stock, n_piles * per_pile)
+    top = STOCK * CAPACITY + stock - 1
+    for i in range(n_piles):
+        pile = first_pile + i
+        n = s[LENGTHS + pile]
+        got = round_share(n_piles, per_pile, by_row, i, dealt)
+        for j in range(got):
+            s[pile * CAPACITY + n + j] = s[top - round_card(n_piles, per_pile, by_row, i, j)]
+        s[LENGTHS + pile] = n + got
+    s[LENGTHS + STOCK] = stock - dealt
+
+
+@jit_inline
+def round_card(n_piles, per_pile, by_row, i, j):
+    """Which card from the stock's top (0: the top card) a round deals as the j-th card of
+    its i-th pile."""
+    return j * n_piles + i if by_row else i * per_pile + j
+
+
+@jit_inline
+def round_share(n_piles, per_pile, by_row, i, dealt):
+    """How many of a round's `dealt` cards its i-th pile gets."""
     if by_row:
-        for _ in range(per_pile):
-            for p in range(first_pile, first_pile + n_piles):
-                if s[LENGTHS + STOCK] == 0:
-                    return
-                push(s, p, pop(s, STOCK))
-    else:
-        for p in range(first_pile, first_pile + n_piles):
-            for _ in range(per_pile):
-                if s[LENGTHS + STOCK] == 0:
-                    return
-                push(s, p, pop(s, STOCK))
+        return dealt // n_piles + (1 if i < dealt % n_piles else 0)
+    return min(per_pile, max(0, dealt - i * per_pile))
 
 
 @jit_inline
@@ -260,10 +277,7 @@ def deal_piles(rules):
 def deal_share(rules, i, stock_before):
     """How many cards the i-th of deal_piles gets from a deal of a stock of `stock_before`."""
     n, per = deal_piles(rules)[1], rules[R.DEAL_PER_PILE]
-    dealt = min(stock_before, n * per)
-    if rules[R.DEAL_BY_ROW]:
-        return dealt // n + (1 if i < dealt % n else 0)
-    return min(per, max(0, dealt - i * per))
+    return round_share(n, per, rules[R.DEAL_BY_ROW] != 0, i, min(stock_before, n * per))
 
 
 @jit
@@ -382,10 +396,17 @@ def undo_token(s, rules, move):
 
 @jit_inline
 def undo_deal_round(s, first_pile, n_piles, per_pile, by_row, stock_before):
-    """Take back deal_round: the cards it pushed go back to the stock, last pushed first."""
-    for j in range(min(stock_before, n_piles * per_pile) - 1, -1, -1):
-        pile = first_pile + (j % n_piles if by_row else j // per_pile)
-        push(s, STOCK, pop(s, pile))
+    """Take back deal_round: the cards it dealt go back to the stock where they were."""
+    dealt = min(stock_before, n_piles * per_pile)
+    top = STOCK * CAPACITY + stock_before - 1
+    for i in range(n_piles):
+        pile = first_pile + i
+        got = round_share(n_piles, per_pile, by_row, i, dealt)
+        n = s[LENGTHS + pile] - got
+        for j in range(got):
+            s[top - round_card(n_piles, per_pile, by_row, i, j)] = s[pile * CAPACITY + n + j]
+        s[LENGTHS + pile] = n
+    s[LENGTHS + STOCK] = stock_before
 
 
 @jit_inline
