@@ -526,13 +526,13 @@ def rehash_after(pos, rules, prefix, move, stock_before, undone):
         if not undone:
             hash_stock_cards(pos, prefix)  # a new stock
         return
+    # a pile that lost its top card keeps its row: the cards under it have not changed
     src, dst = move // N_PLACES, move % N_PLACES
-    if dst < STOCK and pos[LENGTHS + dst] > 0:
-        hash_pile_from(pos, prefix, dst, pos[LENGTHS + dst] - 1)
-    if src < STOCK and pos[LENGTHS + src] > 0:
-        # a refilled column, or one given back its cards: all new
-        refilled = pos[LENGTHS + STOCK] != stock_before
-        hash_pile_from(pos, prefix, src, 0 if refilled else pos[LENGTHS + src] - 1)
+    gained = src if undone else dst  # the pile the card went onto
+    if gained < STOCK:
+        hash_pile_from(pos, prefix, gained, pos[LENGTHS + gained] - 1)
+    if not undone and src < STOCK and pos[LENGTHS + STOCK] != stock_before:
+        hash_pile_from(pos, prefix, src, 0)  # emptied, and refilled from the stock
 
 
 @jit_inline
