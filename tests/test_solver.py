@@ -28,6 +28,7 @@ from simstats.engine.state import (
     SIZE,
     STOCK,
     TABLEAU,
+    WON_AT,
     new_state,
 )
 from simstats.games import get_game
@@ -374,6 +375,19 @@ def test_the_solver_policy_with_memo_plays_legal_games_and_keeps_its_default_alo
     assert (default == run_compiled(game, resolve_policy("solver[memo=0]"), 0, 0, 20)).all()
     memo = run_compiled(game, resolve_policy("solver[memo=1]"), 0, 0, 20)  # legal, or it raises
     assert memo[:, 1].sum() >= default[:, 1].sum() - 2
+
+
+@pytest.mark.parametrize("memo", [0, 1])
+def test_exact_searches_after_no_eager_line_wins_deals_the_default_loses(memo):
+    # Tournament deals 597 and 924 (seed 0): where `solver` first searches, no eager line wins
+    # (14 and 792 positions), and an exact search does (benchmarks/lost_deals_tournament.md)
+    game = get_game("tournament")
+    for deal in (597, 924):
+        assert run_compiled(game, resolve_policy("solver"), 0, deal, 1)[0, WON_AT] == 0
+        spec = resolve_policy(f"solver[exact=1,memo={memo}]")
+        assert run_compiled(game, spec, 0, deal, 1)[0, WON_AT] == 1
+    default = run_compiled(game, resolve_policy("solver"), 0, 0, 20)
+    assert (default == run_compiled(game, resolve_policy("solver[exact=0]"), 0, 0, 20)).all()
 
 
 # --- whole deals: the oracle's lines and the fair solver

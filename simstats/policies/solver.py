@@ -17,7 +17,12 @@ which is what wins Tournament, now and then a long one, which is what wins Kings
 0: every search gets budget) and memo (1: the searches of a deal share the positions they
 proved dead, simstats/solver.py: MEMO, so that a later search, from the same position or after a
 redeal, spends its budget elsewhere;
-0, the default, which the committed runs were made with: each search starts afresh).
+0, the default, which the committed runs were made with: each search starts afresh) and exact
+(1: once an eager search has tried every eager line without a win, the schedule's next searches
+are exact ones, as the oracle's are: a win may need a card kept back, which eager=1 never
+does; measured in benchmarks/lost_deals_tournament.md: of the 68 deals 0-999 `solver` loses in
+Tournament, 53 have no eager win from where it first searched, and the oracle wins 22 of them
+from there; 0, the default the committed runs were made with: no eager win ends the schedule).
 """
 
 from __future__ import annotations
@@ -57,7 +62,7 @@ from . import api, lookahead
 # deals 0-999, Tournament 932 won against 914 (in less time) and Kingsdown Eights 687 against
 # 673 (time not yet measured on an idle machine; benchmarks/restarts.md)
 PARAMETERS = {**lookahead.PARAMETERS, "budget": 1_000.0, "eager": 1.0, "restarts": 62.0,
-              "luby": 1.0, "memo": 0.0}
+              "luby": 1.0, "memo": 0.0, "exact": 0.0}
 
 # The plan buffer: a header, then the moves of the line being followed.
 PLAN_LENGTH = 0
@@ -92,6 +97,7 @@ class Solver(api.CompiledPolicy):
         api.require(values, "restarts", 0)
         api.require(values, "luby", 0, 1)
         api.require(values, "memo", 0, 1)
+        api.require(values, "exact", 0, 1)
 
     @staticmethod
     def choose(view, params, memory, rng):
@@ -173,13 +179,20 @@ def decide(obs, known, rules, params, positions, moves, cursors, seen, work, pla
         if params.memo != 0 and not 0 < plan[PLAN_MEMO] <= info[STAMP]:
             plan[PLAN_MEMO] = new_memo(info)  # this deal's (a table wiped by solve: anew)
         start_schedule(info, plan[PLAN_MEMO] if params.memo != 0 else 0)
+        eager, eager_lost = params.eager != 0, False
         for attempt in range(1 + int(params.restarts)):
             info[ORDER_SEED] = attempt  # 0: the plain order; then shaken ones (solver.py)
             size = int(params.budget) * (luby(attempt + 1) if params.luby != 0 else 1)
-            result = solve(known, rules, size, MOVE_LIMIT - obs[MOVES],
-                           params.eager != 0, work)
-            if result != SEARCH_UNDECIDED:
+            result = solve(known, rules, size, MOVE_LIMIT - obs[MOVES], eager, work)
+            if result == SEARCH_LOST and eager and params.exact != 0:
+                eager, eager_lost = False, True  # exact searches from now on (exact=1)
+                if params.memo != 0:  # what is dead to eager searches may not be to exact ones
+                    info[MEMO] = new_memo(info)
+                result = SEARCH_UNDECIDED
+            elif result != SEARCH_UNDECIDED:
                 break
+        if result == SEARCH_UNDECIDED and eager_lost:
+            result = SEARCH_LOST  # no eager line wins, and no exact search found a win
         info[ORDER_SEED] = 0
         info[MEMO] = 0
         if result == SEARCH_WON:
