@@ -16,7 +16,14 @@ from positions import make_state
 
 from simstats import trace
 from simstats.deals import deal_deck
-from simstats.engine.moves import apply_move, foundation_cards, is_legal, lay_out, legal_moves
+from simstats.engine.moves import (
+    apply_move,
+    fits_foundation,
+    foundation_cards,
+    is_legal,
+    lay_out,
+    legal_moves,
+)
 from simstats.engine.notation import move_text, parse_move
 from simstats.engine.state import (
     CAPACITY,
@@ -47,6 +54,7 @@ from simstats.solver import (
     SEARCH_LOST,
     SEARCH_UNDECIDED,
     SEARCH_WON,
+    fitting_cards,
     luby,
     new_memo,
     search_buffers,
@@ -162,6 +170,21 @@ def test_the_oracles_table_grows_with_its_budget_up_to_a_bound():
     biggest = sum(np.dtype(dtype).itemsize * np.prod(shape)
                   for _, dtype, shape in search_arrays(False, MAX_TABLE_BITS))
     assert biggest < 300 * 2**20  # a searcher's memory, whatever its budget
+
+
+@settings(max_examples=60, deadline=None)
+@given(game_id=st.sampled_from(["tournament", "cicely", "kingsdown-eights"]),
+       counts=st.lists(st.integers(0, 13), min_size=8, max_size=8))
+def test_the_searchs_fitting_cards_are_the_cards_the_rules_let_go_home(game_id, counts):
+    # candidates asks the engine's fits_foundation only of cards in fitting_cards' mask: the
+    # two must agree on every card, or the search would miss plays home
+    rules = get_game(game_id).array
+    state = new_state()
+    state[FOUNDATIONS:FOUNDATIONS + 8] = counts
+    mask = fitting_cards(state, rules, 0)
+    for card in range(52):
+        fits = any(fits_foundation(state, rules, card, f) for f in (card // 13, card // 13 + 4))
+        assert bool((mask >> card) & 1) == fits
 
 
 def test_transfers_let_a_suit_with_13_home_take_any_rank(work):
