@@ -800,7 +800,8 @@ def expand(pos, rules, eager, scratch, moves, keys, parts, prefix, table, info):
             keys[i] = key
             prefetch_row(table, key & mask)
         elif move < DEAL and move % N_PLACES >= FOUNDATION_PLACE:
-            key = quiet_play_home_key(pos, rules, eager, prefix, parts, move)
+            key = quiet_play_home_key(pos, rules, eager, prefix, parts, move,
+                                      symmetric_columns)
             if key != 0:
                 keys[i] = key
                 prefetch_row(table, key & mask)
@@ -808,7 +809,7 @@ def expand(pos, rules, eager, scratch, moves, keys, parts, prefix, table, info):
 
 
 @jit_inline
-def quiet_play_home_key(pos, rules, eager, prefix, parts, move):
+def quiet_play_home_key(pos, rules, eager, prefix, parts, move, symmetric_columns):
     """The fingerprint a play home from a pile leads to, read without making it, when it is
     the whole step: it does not win, empties no column the stock refills, and no safe play
     follows it (else 0). Tried with the card lifted and the foundation raised in place, then
@@ -819,8 +820,8 @@ def quiet_play_home_key(pos, rules, eager, prefix, parts, move):
             or (n == 1 and src >= TABLEAU and rules[R.REFILL] > 0
                 and pos[LENGTHS + STOCK] > 0)):
         return 0
-    total = parts[N_PILES] - parts[src] + part_without_top(
-        pos, rules, prefix, src, columns_interchangeable(pos, rules))
+    total = parts[N_PILES] - parts[src] + part_without_top(pos, rules, prefix, src,
+                                                           symmetric_columns)
     pos[LENGTHS + src] = n - 1
     pos[FOUNDATIONS + f] += 1
     key = 0

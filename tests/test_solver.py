@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from positions import make_state
 
 from simstats import trace
+from simstats.cards import card_suit
 from simstats.deals import deal_deck
 from simstats.engine.moves import (
     apply_move,
@@ -183,7 +184,8 @@ def test_the_searchs_fitting_cards_are_the_cards_the_rules_let_go_home(game_id, 
     state[FOUNDATIONS:FOUNDATIONS + 8] = counts
     mask = fitting_cards(state, rules, 0)
     for card in range(52):
-        fits = any(fits_foundation(state, rules, card, f) for f in (card // 13, card // 13 + 4))
+        suit = card_suit(card)
+        fits = any(fits_foundation(state, rules, card, f) for f in (suit, suit + 4))
         assert bool((mask >> card) & 1) == fits
 
 
