@@ -334,7 +334,9 @@ def test_a_plugin_that_misbehaves_is_named_with_its_game_and_deal(tmp_path, cli)
     raises = resolve_policy(f"{path}:Raises")
     with pytest.raises(PolicyError, match=r"in tournament, deal \d+ raised ValueError: no plan"
                        ) as raised:
-        run_compiled(game, raises, 0, 0, 10)
+        # Its stream is keyed by its name, which holds tmp_path, so which deal raises varies
+        # between runs: of 60 deals, none raises once in 30 million runs (10 missed 1 in 18).
+        run_compiled(game, raises, 0, 0, 60)
     deal = int(re.search(r"deal (\d+)", str(raised.value))[1])
     if deal:
         run_compiled(game, raises, 0, 0, deal)  # the deals before it play
