@@ -18,6 +18,7 @@ from pathlib import Path
 import numba
 from llvmlite import ir
 from numba.core import cgutils
+from numba.cpython.unsafe.numbers import trailing_zeros  # noqa: F401  (for compiled modules)
 from numba.extending import intrinsic
 
 PACKAGE_DIR = Path(__file__).resolve().parent

@@ -87,7 +87,7 @@ from .engine.state import (
     STOCK,
     TABLEAU,
 )
-from .jit import jit, jit_inline, prefetch_row
+from .jit import jit, jit_inline, prefetch_row, trailing_zeros
 
 SEARCH_LOST = 0
 SEARCH_WON = 1
@@ -702,10 +702,10 @@ def candidates(pos, rules, scratch, out, info):
         if first_column >= 0 and not (src >= TABLEAU and pos[LENGTHS + src] == 1):
             targets |= 1 << first_column  # one empty column stands for all; a lone card gains
         targets &= ~(1 << src)  # nothing there
-        for dst in range(TABLEAU, sources):
-            if (targets >> dst) & 1:
-                out[kept] = src * N_PLACES + dst
-                kept += 1
+        while targets != 0:  # its columns (bits TABLEAU..sources-1), the lowest first
+            out[kept] = src * N_PLACES + trailing_zeros(targets)
+            kept += 1
+            targets &= targets - 1
     if pos[LENGTHS + STOCK] > 0:
         out[kept] = DEAL
         kept += 1
