@@ -133,8 +133,9 @@ def main() -> None:
         "# The exact search, before and after (benchmarks/search_speed.py)",
         "",
         f"    python benchmarks/search_speed.py --before {args.before} --deals {args.deals} "
-        f"--budget {int(args.budget)}" + (f" --solvers {args.solvers}"
-                                          if args.solvers != "solver" else ""),
+        f"--budget {int(args.budget)} --repeats {args.repeats} --policy-deals "
+        f"{args.policy_deals}" + (f" --solvers '{args.solvers}'"
+                                  if args.solvers != "solver" else ""),
         "",
         f"Opening positions of deals 0-{args.deals - 1} (seed 0), every card known; budget "
         f"{int(args.budget):,} positions a deal; one core, best of {args.repeats}. *exact*: "
