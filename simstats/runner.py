@@ -363,12 +363,18 @@ def _chunks_in_flight(run: RunFolder, futures: dict[Future, Chunk]) -> list[Chun
 def _stop(executor: ProcessPoolExecutor, worker_log: logging.Handler) -> None:
     """Stop workers now: a chunk cut short leaves only a temporary file, removed on resume."""
     processes = list(getattr(executor, "_processes", {}).values())
+    manager = getattr(executor, "_executor_manager_thread", None)
     executor.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
             process.kill()
     for process in processes:
         process.join(timeout=5)
+    # Let the pool's manager thread finish closing its wake-up pipe now: at exit, Python 3.11
+    # writes to that pipe without its lock, and a close at the same moment printed a
+    # "Bad file descriptor" traceback after a Ctrl-C (seen once in CI).
+    if manager is not None:
+        manager.join(timeout=5)
     # A worker killed mid-record leaves one counted that never arrives, and close() waits
     # 5 s for it (again at exit): close aside; what did arrive is still written.
     threading.Thread(target=worker_log.close, daemon=True).start()
