@@ -805,7 +805,42 @@ def expand(pos, rules, eager, scratch, moves, keys, parts, prefix, table, info):
             if key != 0:
                 keys[i] = key
                 prefetch_row(table, key & mask)
+        elif move >= TRANSFER_PLAY and not eager:  # eager: a safe play nearly always follows
+            key = quiet_transfer_play_key(pos, rules, eager, prefix, parts, move,
+                                          symmetric_columns)
+            if key != 0:
+                keys[i] = key
+                prefetch_row(table, key & mask)
     return n
+
+
+@jit_inline
+def quiet_transfer_play_key(pos, rules, eager, prefix, parts, move, symmetric_columns):
+    """quiet_play_home_key for a transfer play (its transfers and the card's play home): with
+    13 cards of the suit home, the up pile ends holding the card's rank and those below it, the
+    down pile the rest (transfer_step); measured: Tournament's exact search makes 0.32 of them
+    a position, 6.2 moves each, and 91% reach a position met already."""
+    src = move - TRANSFER_PLAY
+    n = pos[LENGTHS + src]
+    if (foundation_cards(pos) + 1 == DECK_SIZE
+            or (n == 1 and src >= TABLEAU and rules[R.REFILL] > 0
+                and pos[LENGTHS + STOCK] > 0)):
+        return 0
+    card = pos[src * CAPACITY + n - 1]
+    suit, rank = card_suit(card), card_rank(card)
+    up, down = pos[FOUNDATIONS + suit], pos[FOUNDATIONS + suit + 4]
+    total = parts[N_PILES] - parts[src] + part_without_top(pos, rules, prefix, src,
+                                                           symmetric_columns)
+    pos[LENGTHS + src] = n - 1
+    pos[FOUNDATIONS + suit] = rank + 1
+    pos[FOUNDATIONS + suit + 4] = 13 - rank
+    key = 0
+    if safe_move(pos, rules, eager) < 0:
+        key = fingerprint_of(total, home_key(pos, rules))
+    pos[FOUNDATIONS + suit + 4] = down
+    pos[FOUNDATIONS + suit] = up
+    pos[LENGTHS + src] = n
+    return key
 
 
 @jit_inline
@@ -913,6 +948,8 @@ def solve(start, rules, budget, moves_left, eager, work):
             continue
         row, child_parts = parts[level], parts[level + 1]
         src, dst = move // N_PLACES, move % N_PLACES
+        if move >= TRANSFER_PLAY:  # its source, and home
+            src, dst = move - TRANSFER_PLAY, FOUNDATION_PLACE
         if key != 0:
             # a quiet_move (neither foundations nor stock change and no safe play follows) or
             # a quiet play home (quiet_play_home_key): the position's fingerprint came from the
@@ -922,7 +959,7 @@ def solve(start, rules, budget, moves_left, eager, work):
                 if seen == 0:  # searched to its end and not dead, or on the line being
                     cursors[level, 2] = 0  # searched (a cycle): no proof below either way
                 continue
-            if dst >= FOUNDATION_PLACE:  # a quiet play home: the source and home change
+            if dst >= FOUNDATION_PLACE:  # a quiet play home (or transfer play): source, home
                 src_part = part_without_top(pos, rules, prefix, src,
                                             columns_interchangeable(pos, rules))
                 length = advance(pos, rules, eager, move, line, undo, made, prefix, False, cap)

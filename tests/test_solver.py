@@ -607,3 +607,52 @@ def test_each_game_declares_its_proof_of_safe_plays_and_a_new_game_inherits_none
     fresh = Game("tournament-copy", (), "Tournament under another name", TOURNAMENT_RULES)
     assert fresh.array[R.SOLVER_PROOF] == R.NO_PROOF
     assert safe_move(state, fresh.array, False) == -1
+
+
+@pytest.mark.parametrize("game_id", ["tournament", "cicely", "kingsdown-eights"])
+def test_every_fingerprint_read_ahead_is_the_one_its_step_reaches(game_id):
+    """expand reads some moves' positions without making them (quiet moves, quiet plays home,
+    quiet transfer plays): each such key must be the fingerprint the move and its safe plays
+    (none, for a key) reach, or the search would skip positions it never met."""
+    from simstats import solver as S
+
+    game = get_game(game_id)
+    rules = game.array
+    work = S.search_buffers(table_bits=12)
+    pos, moves, keys, _, _, line, undo, _, table, scratch, info, parts, prefix = work
+    kinds = set()
+    for deal in range(4):
+        deck, _ = deal_deck(rules, 8, deal)
+        solution = solve_deal(game, deck, 2000)
+        state = laid_out(game, deck)
+        for move in [None, *(m for m, _ in solution.play.moves)]:
+            if move is not None:
+                apply_move(state, rules, parse_move(move))
+            for eager in (False, True):
+                if S.safe_move(state, rules, eager) >= 0:
+                    continue  # the search expands only positions its safe plays have settled
+                S.copy_position(state, pos)
+                for p in range(STOCK):
+                    S.hash_pile_from(pos, prefix, p, 0)
+                S.hash_stock_cards(pos, prefix)
+                parts[0, :] = 0
+                S.update_pile_parts(pos, rules, parts[0], S.ALL_PILES, prefix)
+                S.fingerprint(pos, rules, parts[0])
+                n = S.expand(pos, rules, eager, scratch, moves[0], keys[0], parts[0], prefix,
+                             table, info)
+                for i in range(n):
+                    if keys[0, i] == 0:
+                        continue
+                    step = int(moves[0, i])
+                    length = S.advance(pos, rules, eager, step, line, undo, 0, prefix, True,
+                                       S.MAX_LINE)
+                    parts[1, :] = parts[0]
+                    S.update_pile_parts(pos, rules, parts[1], S.ALL_PILES, prefix)
+                    assert S.fingerprint(pos, rules, parts[1]) == keys[0, i], move_text(step)
+                    kinds.add("transfer" if step >= S.TRANSFER_PLAY else
+                              "home" if step % 24 >= 16 else "move")
+                    assert length == 1 or step >= S.TRANSFER_PLAY  # no safe play followed
+                    S.unmake(pos, rules, line, undo, 0, length, prefix)
+    assert {"home", "move"} <= kinds
+    if game_id == "tournament":
+        assert "transfer" in kinds
