@@ -821,48 +821,52 @@ def quiet_transfer_play_key(pos, rules, eager, prefix, parts, move, symmetric_co
     down pile the rest (transfer_step); measured: Tournament's exact search makes 0.32 of them
     a position, 6.2 moves each, and 91% reach a position met already."""
     src = move - TRANSFER_PLAY
-    n = pos[LENGTHS + src]
-    if (foundation_cards(pos) + 1 == DECK_SIZE
-            or (n == 1 and src >= TABLEAU and rules[R.REFILL] > 0
-                and pos[LENGTHS + STOCK] > 0)):
-        return 0
-    card = pos[src * CAPACITY + n - 1]
-    suit, rank = card_suit(card), card_rank(card)
-    up, down = pos[FOUNDATIONS + suit], pos[FOUNDATIONS + suit + 4]
-    total = parts[N_PILES] - parts[src] + part_without_top(pos, rules, prefix, src,
-                                                           symmetric_columns)
-    pos[LENGTHS + src] = n - 1
-    pos[FOUNDATIONS + suit] = rank + 1
-    pos[FOUNDATIONS + suit + 4] = 13 - rank
-    key = 0
-    if safe_move(pos, rules, eager) < 0:
-        key = fingerprint_of(total, home_key(pos, rules))
-    pos[FOUNDATIONS + suit + 4] = down
-    pos[FOUNDATIONS + suit] = up
-    pos[LENGTHS + src] = n
-    return key
+    card = pos[src * CAPACITY + pos[LENGTHS + src] - 1]
+    rank = card_rank(card)
+    return key_with_top_home(pos, rules, eager, prefix, parts, src, card_suit(card), rank + 1,
+                             13 - rank, symmetric_columns)
 
 
 @jit_inline
 def quiet_play_home_key(pos, rules, eager, prefix, parts, move, symmetric_columns):
     """The fingerprint a play home from a pile leads to, read without making it, when it is
-    the whole step: it does not win, empties no column the stock refills, and no safe play
-    follows it (else 0). Tried with the card lifted and the foundation raised in place, then
-    put back."""
+    the whole step (key_with_top_home), else 0."""
     src, f = move // N_PLACES, move % N_PLACES - FOUNDATION_PLACE
+    if src >= STOCK:
+        return 0
+    suit = f % 4
+    up, down = pos[FOUNDATIONS + suit], pos[FOUNDATIONS + suit + 4]
+    if f < 4:
+        up += 1
+    else:
+        down += 1
+    return key_with_top_home(pos, rules, eager, prefix, parts, src, suit, up, down,
+                             symmetric_columns)
+
+
+@jit_inline
+def key_with_top_home(pos, rules, eager, prefix, parts, src, suit, up, down,
+                      symmetric_columns):
+    """The fingerprint reached when pile `src`'s top card goes home and `suit`'s up and down
+    foundations then hold `up` and `down` cards, when that is the whole step: it does not win,
+    empties no column the stock refills, and no safe play follows it (else 0). Tried with the
+    card lifted and the foundations set in place, then put back."""
     n = pos[LENGTHS + src]
-    if (src >= STOCK or foundation_cards(pos) + 1 == DECK_SIZE
+    if (foundation_cards(pos) + 1 == DECK_SIZE
             or (n == 1 and src >= TABLEAU and rules[R.REFILL] > 0
                 and pos[LENGTHS + STOCK] > 0)):
         return 0
     total = parts[N_PILES] - parts[src] + part_without_top(pos, rules, prefix, src,
                                                            symmetric_columns)
+    up_before, down_before = pos[FOUNDATIONS + suit], pos[FOUNDATIONS + suit + 4]
     pos[LENGTHS + src] = n - 1
-    pos[FOUNDATIONS + f] += 1
+    pos[FOUNDATIONS + suit] = up
+    pos[FOUNDATIONS + suit + 4] = down
     key = 0
     if safe_move(pos, rules, eager) < 0:
         key = fingerprint_of(total, home_key(pos, rules))
-    pos[FOUNDATIONS + f] -= 1
+    pos[FOUNDATIONS + suit + 4] = down_before
+    pos[FOUNDATIONS + suit] = up_before
     pos[LENGTHS + src] = n
     return key
 
