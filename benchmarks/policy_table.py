@@ -1,7 +1,8 @@
 """The policy x game table of README from committed runs: win rate with its 95% interval and
 mean cards home from each run's summary, and microseconds per deal measured here on one core
-(the compiled loop over enough deals of seed 0 to take about `--seconds`; the runs' own chunk
-times include loading and writing). Writes benchmarks/policy_table.md.
+(the compiled loop over enough deals of seed 0 to take about `--seconds`; the committed runs'
+chunk times include loading and writing: they were made before chunks timed their deals alone).
+Writes benchmarks/policy_table.md.
 
     python benchmarks/policy_table.py results/policies-100k results/solver-20k ...
 

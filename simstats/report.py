@@ -127,8 +127,9 @@ class RunData:
 
 def us_per_deal(manifest: dict) -> dict[tuple[str, str], float]:
     """(game, policy) -> microseconds a deal on one worker, from the run's own chunk timings
-    (manifest.json: each chunk's seconds and deals; chunks finished without timing are left
-    out)."""
+    (manifest.json: each chunk's play_seconds, the deals alone; in runs made before chunks
+    had it, its seconds, the worker's start and the file's writing included; chunks finished
+    without timing are left out)."""
     policies = manifest.get("options", {}).get("policies", [])
     seconds: dict[tuple[str, str], float] = {}
     deals: dict[tuple[str, str], int] = {}
@@ -138,7 +139,7 @@ def us_per_deal(manifest: dict) -> dict[tuple[str, str], float]:
             continue
         game, index = where
         key = (game, policies[index])
-        seconds[key] = seconds.get(key, 0.0) + chunk["seconds"]
+        seconds[key] = seconds.get(key, 0.0) + chunk.get("play_seconds", chunk["seconds"])
         deals[key] = deals.get(key, 0) + chunk["deals"]
     return {key: seconds[key] / deals[key] * 1e6 for key in seconds if deals[key]}
 

@@ -360,7 +360,13 @@ def solve_deal(game: Game, deck, budget: int, seed: int = 0, deal: int | None = 
 def run_compiled(game: Game, spec: PolicySpec, seed: int, first_deal: int, count: int,
                  on_compile=None):
     """Outcomes of `count` deals from `first_deal` as an int32 array (columns OUTCOME_COLUMNS)."""
-    out = np.empty((count, len(OUTCOME_COLUMNS)), dtype=np.int32)
+    return compiled_player(game, spec, seed, on_compile)(first_deal, count)
+
+
+def compiled_player(game: Game, spec: PolicySpec, seed: int, on_compile=None):
+    """`play(first_deal, count)`, which returns run_compiled's outcomes, with the policy's code
+    compiled (or loaded from the cache) and its memory made first: what `play` then takes is
+    the deals' time alone."""
     code = spec.compiled
     loop = compiled_loop(spec, on_compile)
     memory, memory_bytes, reset = code.new_memory()
@@ -370,20 +376,27 @@ def run_compiled(game: Game, spec: PolicySpec, seed: int, first_deal: int, count
             reset)
     args = (game.array, code.params(), code.oracle_budget(), policy_salt(spec.name), seed)
     try:
-        loop.play_deals(*args, first_deal, 0, out, work)  # compiles, or loads, and plays nothing
+        loop.play_deals(*args, 0, 0, np.empty((0, len(OUTCOME_COLUMNS)), dtype=np.int32),
+                        work)  # compiles, or loads, and plays nothing
     except Exception as error:
         raise PolicyCompileError(f"policy {spec.name!r}: "
                                  + compile_reason(error, code.player_class)) from None
-    try:
-        loop.play_deals(*args, first_deal, count, out, work)
-    except Exception as error:
-        raise PolicyError(f"policy {spec.name!r} in {game.id}, deal "
-                          f"{_failing_deal(loop, args, first_deal, count, work)} raised "
-                          f"{type(error).__name__}: {error}") from None
-    if count and out[:, END_AT].min() == ILLEGAL_CHOICE:
-        bad = first_deal + int(np.argmax(out[:, END_AT] == ILLEGAL_CHOICE))
-        raise PolicyError(f"policy {spec.name!r} in {game.id}, deal {bad} chose an illegal move")
-    return out
+
+    def play(first_deal: int, count: int) -> np.ndarray:
+        out = np.empty((count, len(OUTCOME_COLUMNS)), dtype=np.int32)
+        try:
+            loop.play_deals(*args, first_deal, count, out, work)
+        except Exception as error:
+            raise PolicyError(f"policy {spec.name!r} in {game.id}, deal "
+                              f"{_failing_deal(loop, args, first_deal, count, work)} raised "
+                              f"{type(error).__name__}: {error}") from None
+        if count and out[:, END_AT].min() == ILLEGAL_CHOICE:
+            bad = first_deal + int(np.argmax(out[:, END_AT] == ILLEGAL_CHOICE))
+            raise PolicyError(f"policy {spec.name!r} in {game.id}, deal {bad} chose an illegal "
+                              "move")
+        return out
+
+    return play
 
 
 def _failing_deal(loop, args, first_deal: int, count: int, work) -> int | str:

@@ -3,6 +3,7 @@ mismatching command, with worker lines in its log."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -15,6 +16,7 @@ import pytest
 from processes import default_ctrl_c
 
 from simstats.cli import DealCount
+from simstats.report import us_per_deal
 
 GAMES = ("--game", "cicely", "--game", "tournament")
 POLICIES = ("--policy", "foundation-only", "--policy", "random")
@@ -45,6 +47,28 @@ def test_log_holds_worker_lines_naming_chunk_game_and_policy(cli, tmp_path):
     assert worker_lines
     assert any("cicely/random" in line and "chunk" in line for line in worker_lines)
     assert any("MainProcess" in line for line in log)
+
+
+def test_chunks_record_the_time_their_deals_took_and_the_report_uses_it(cli, tmp_path):
+    """A chunk's play_seconds leave out the worker's start (loading the policy's code), which
+    its seconds hold; time per deal comes from play_seconds, or from seconds in a manifest
+    written before chunks had them."""
+    run_table(cli, tmp_path / "r", "--workers", "1", "--chunk-size", "1000")
+    manifest = json.loads((tmp_path / "r" / "manifest.json").read_text())
+    chunks = manifest["chunks"]
+    assert len(chunks) == 2 * 2 * 3
+    assert all(0 < c["play_seconds"] <= c["seconds"] for c in chunks.values())
+    for i, chunk in enumerate(chunks.values()):  # known times, to check the arithmetic
+        chunk["play_seconds"], chunk["seconds"] = 0.001 * (i + 1), 1.0
+    timed = us_per_deal(manifest)
+    assert len(timed) == 4
+    first = ("cicely", "foundation-only")
+    its = [c for name, c in chunks.items() if name.startswith("00-cicely--00-foundation_only--")]
+    assert len(its) == 3
+    assert timed[first] == pytest.approx(sum(c["play_seconds"] for c in its) / 3000 * 1e6)
+    for chunk in chunks.values():
+        del chunk["play_seconds"]
+    assert us_per_deal(manifest)[first] == pytest.approx(3.0 / 3000 * 1e6)
 
 
 def test_a_different_command_on_the_same_folder_is_refused(cli, tmp_path):
