@@ -69,7 +69,8 @@ def main() -> None:
     OUT.write_text("\n".join([
         "# Every policy in every game",
         "",
-        f"Made with `python benchmarks/policy_table.py {' '.join(args.runs)}` "
+        f"Made with `python benchmarks/policy_table.py {' '.join(args.runs)} --seconds "
+        f"{args.seconds:g} --slow-seconds {args.slow_seconds:g}` "
         f"({time.strftime('%Y-%m-%d')}): win rates and cards home from the runs' tables (seed 0, "
         "95% Wilson intervals); microseconds per deal timed here, one core, compiled loop, on "
         "a shared 2-core machine.",
