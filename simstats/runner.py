@@ -43,7 +43,7 @@ from .records import (
     write_chunk,
     write_json_atomically,
 )
-from .simulate import compiled_player, play_deck, run_compiled
+from .simulate import compiled_player, play_deck
 from .version import __version__
 
 log = logging.getLogger("simstats")
@@ -299,7 +299,7 @@ def warm_up(options: RunOptions, echo: Callable[[str], None] = print) -> None:
                      "cache)...")
 
             try:
-                run_compiled(get_game(options.game_ids[0]), spec, 0, 0, 0, on_compile=compiling)
+                compiled_player(get_game(options.game_ids[0]), spec, 0, on_compile=compiling)
             except PolicyError as error:
                 raise RunRefused(str(error)) from None
 

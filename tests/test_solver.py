@@ -650,7 +650,7 @@ def test_every_fingerprint_read_ahead_is_the_one_its_step_reaches(game_id):
                     S.update_pile_parts(pos, rules, parts[1], S.ALL_PILES, prefix)
                     assert S.fingerprint(pos, rules, parts[1]) == keys[0, i], move_text(step)
                     kinds.add("transfer" if step >= S.TRANSFER_PLAY else
-                              "home" if step % 24 >= 16 else "move")
+                              "home" if step % S.N_PLACES >= S.FOUNDATION_PLACE else "move")
                     assert length == 1 or step >= S.TRANSFER_PLAY  # no safe play followed
                     S.unmake(pos, rules, line, undo, 0, length, prefix)
     assert {"home", "move"} <= kinds
