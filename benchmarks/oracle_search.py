@@ -2,8 +2,8 @@
 undecided, at other budgets: does a bigger budget decide them, and at what cost? One core.
 Writes benchmarks/oracle_search.md.
 
-    python benchmarks/oracle_search.py results/oracle-kingsdown-10k --game kingsdown-eights \
-        --budgets 4e6,16e6 --deals 20
+    python benchmarks/oracle_search.py results/oracle-kingsdown-10k-32e6 --game kingsdown-eights \
+        --budgets 64e6,128e6 --deals 20
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # results/main-1e6 is left out: it was played with the `dig` of its time (README)
 RUNS = ["policies-100k", "solver-20k", "oracle-tournament-10k-64e6", "oracle-cicely-10k-64e6",
         "oracle-kingsdown-10k-64e6", "oracle-tournament-10k-32e6", "oracle-cicely-10k-32e6",
-        "oracle-10k", "oracle-kingsdown-10k-32e6", "oracle-kingsdown-10k-16e6", "rollout-1k",
+        "oracle-kingsdown-10k-32e6", "rollout-1k",
         "planner-5k", "planner-kingsdown-5k", "planner-napoleon-5k"]
 
 

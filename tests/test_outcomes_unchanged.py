@@ -1,6 +1,8 @@
 """Refactors must not move results: every built-in's per-deal outcomes on seed 0 equal those
 recorded from the code before built-ins became compiled policies of the public API
-(tests/record_builtin_outcomes.py wrote tests/data/builtin_outcomes.npz).
+(tests/record_builtin_outcomes.py wrote tests/data/builtin_outcomes.npz), re-recorded on
+2026-12-05 when `solver`'s defaults became memo=1, exact=1 on purpose (which moved `solver`'s
+and the oracle's outcomes, and no other policy's).
 
 CI checks every recorded deal of the fast policies and the first deals of the slow ones;
 SIMSTATS_ALL_RECORDED=1 checks every recorded deal."""

@@ -95,8 +95,10 @@ from .tactics import SEEN_SIZE, UNSEEN_SIZE, sample_position
 # Once every card is seen, a far bigger search than solver's default: measured on Kingsdown
 # Eights deals 0-99, solver wins 72 with its default and 92 with budget 4e6 and 2 restarts
 # (1.2 s a deal), Tournament deals 0-199 185 and 191 (0.18 s), one process each (solver's
-# default then was 25,000 positions and 4 restarts; searches of a fixed size: luby 0).
+# default then was 25,000 positions and 4 restarts; searches of a fixed size: luby 0). memo and
+# exact stay 0, as measured, when solver's default became 1 (not measured here with 1).
 PARAMETERS = {**solver.PARAMETERS, "budget": 4_000_000.0, "restarts": 2.0, "luby": 0.0,
+              "memo": 0.0, "exact": 0.0,
               "samples": 2.0, "proposals": 2.0, "candidates": 3.0, "effort": 20_000.0,
               "margin": 2.0, "playout": 0.0, "playouts": 64.0, "replan": 1.0}
 MAX_SAMPLES = 4096

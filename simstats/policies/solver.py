@@ -16,13 +16,14 @@ gets budget x luby(i) positions, 1, 1, 2, 1, 1, 2, 4, ...: mostly small searches
 which is what wins Tournament, now and then a long one, which is what wins Kingsdown Eights;
 0: every search gets budget) and memo (1: the searches of a deal share the positions they
 proved dead, simstats/solver.py: MEMO, so that a later search, from the same position or after a
-redeal, spends its budget elsewhere;
-0, the default, which the committed runs were made with: each search starts afresh) and exact
+redeal, spends its budget elsewhere, the default; 0: each search starts afresh) and exact
 (1: once an eager search has tried every eager line without a win, the schedule's next searches
 are exact ones, as the oracle's are: a win may need a card kept back, which eager=1 never
 does; measured in benchmarks/lost_deals_tournament.md: of the 68 deals 0-999 `solver` loses in
 Tournament, 53 have no eager win from where it first searched, and the oracle wins 22 of them
-from there; 0, the default the committed runs were made with: no eager win ends the schedule).
+from there; the default; 0: no eager win ends the schedule). memo=1 and exact=1 are the defaults
+since 2026-12-05, and every committed run is made with them: on Tournament deals 0-19,999 they
+win 19,126 (results/solver-20k) against 18,804 with both 0, in 3% more time.
 """
 
 from __future__ import annotations
@@ -60,9 +61,9 @@ from . import api, lookahead
 
 # Searches of 1,000 x luby(i) positions, 63 in all (192,000 positions): against 25,000 x 5, on
 # deals 0-999, Tournament 932 won against 914 (in less time) and Kingsdown Eights 687 against
-# 673 (time not yet measured on an idle machine; benchmarks/restarts.md)
+# 673 (benchmarks/restarts.md); memo and exact: benchmarks/restarts_exact.md
 PARAMETERS = {**lookahead.PARAMETERS, "budget": 1_000.0, "eager": 1.0, "restarts": 62.0,
-              "luby": 1.0, "memo": 0.0, "exact": 0.0}
+              "luby": 1.0, "memo": 1.0, "exact": 1.0}
 
 # The plan buffer: a header, then the moves of the line being followed.
 PLAN_LENGTH = 0
