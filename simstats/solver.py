@@ -791,26 +791,21 @@ def expand(pos, rules, eager, scratch, moves, keys, parts, prefix, table, info):
     symmetric_columns = columns_interchangeable(pos, rules)
     for i in range(n):
         move = moves[i]
-        keys[i] = 0
+        key = 0  # no read-ahead (a fingerprint is never 0)
         if quiet_move(pos, rules, cards, sources, move):
             src_part, dst_part = quiet_parts(pos, rules, prefix, move, symmetric_columns)
             src, dst = move // N_PLACES, move % N_PLACES
             key = fingerprint_of(parts[N_PILES] - parts[src] - parts[dst] + src_part + dst_part,
                                  parts[N_PILES + 1])
-            keys[i] = key
-            prefetch_row(table, key & mask)
         elif move < DEAL and move % N_PLACES >= FOUNDATION_PLACE:
             key = quiet_play_home_key(pos, rules, eager, prefix, parts, move,
                                       symmetric_columns)
-            if key != 0:
-                keys[i] = key
-                prefetch_row(table, key & mask)
         elif move >= TRANSFER_PLAY and not eager:  # eager: a safe play nearly always follows
             key = quiet_transfer_play_key(pos, rules, eager, prefix, parts, move,
                                           symmetric_columns)
-            if key != 0:
-                keys[i] = key
-                prefetch_row(table, key & mask)
+        keys[i] = key
+        if key != 0:
+            prefetch_row(table, key & mask)
     return n
 
 
