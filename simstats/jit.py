@@ -1,4 +1,5 @@
-"""One place that configures numba for the package: ``jit`` is ``numba.njit(cache=True)``.
+"""One place that configures numba for the package: ``jit`` is ``numba.njit(cache=True)``,
+compiled without numba's wraparound of negative indices (PackageCompiler).
 
 numba's on-disk cache checks only the source file of the function it compiled, not the files
 of the functions that were inlined into it nor the constants it froze, so a change to a rules
@@ -17,9 +18,13 @@ from pathlib import Path
 
 import numba
 from llvmlite import ir
-from numba.core import cgutils
+from numba.core import cgutils, types
+from numba.core.compiler import CompilerBase, DefaultPassBuilder
+from numba.core.compiler_machinery import register_pass
+from numba.core.typed_passes import NativeLowering
 from numba.cpython.unsafe.numbers import trailing_zeros  # noqa: F401  (for compiled modules)
 from numba.extending import intrinsic
+from numba.np import arrayobj
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -107,13 +112,53 @@ def _drop_stale_cache() -> None:
 
 _drop_stale_cache()
 
+
+def _index_as_given(context, builder, idxty, idx, size):
+    """numba.np.arrayobj.fix_integer_index without the wraparound of negative indices."""
+    return context.cast(builder, idx, idxty, types.intp if idxty.signed else types.uintp)
+
+
+@register_pass(mutates_CFG=True, analysis_only=False)
+class LoweringWithoutWraparound(NativeLowering):
+    """numba's lowering, with array indices taken as given: numba checks every signed index
+    for a negative value to wrap around (numba issue 3205: no option turns it off), a compare
+    and a select on each array access of the search's hot loop. The package's compiled code
+    never indexes from the end (tests/test_indices.py runs it bounds-checked, where a negative
+    index raises). Measured: the exact searches 8-11% more positions a second
+    (benchmarks/search_speed.md)."""
+
+    _name = "simstats_lowering_without_wraparound"
+
+    def run_pass(self, state):
+        given = arrayobj.fix_integer_index
+        arrayobj.fix_integer_index = _index_as_given  # numba compiles under a global lock
+        try:
+            return super().run_pass(state)
+        finally:
+            arrayobj.fix_integer_index = given
+
+
+class PackageCompiler(CompilerBase):
+    """numba's nopython pipeline with LoweringWithoutWraparound for its lowering."""
+
+    def define_pipelines(self):
+        passes = DefaultPassBuilder.define_nopython_pipeline(self.state)
+        passes.passes = [(LoweringWithoutWraparound if step is NativeLowering else step, name)
+                         for step, name in passes.passes]
+        return [passes]
+
+
 # No reference counting (_nrt=False): passing arrays between functions otherwise costs an atomic
 # increment and decrement per call, which was half of a Tournament deal's time. Compiled code
 # therefore never allocates: callers pass buffers in.
-jit = numba.njit(cache=True, nogil=True, _nrt=False)
+jit = numba.njit(cache=True, nogil=True, _nrt=False, pipeline_class=PackageCompiler)
 # Small functions on the hot path are also inlined at numba's level (another 2x); big ones are
 # not, which keeps compilation to seconds rather than minutes.
-jit_inline = numba.njit(cache=True, nogil=True, inline="always", _nrt=False)
+jit_inline = numba.njit(cache=True, nogil=True, inline="always", _nrt=False,
+                        pipeline_class=PackageCompiler)
+# The compiled loop of a policy written outside the package (inlined into it) keeps Python's
+# indexing, where a negative index counts from the end (policies/compiled.py).
+jit_wraparound = numba.njit(cache=True, nogil=True, _nrt=False)
 
 # Policies that share code read their parameters by name from records of different layouts;
 # numba then calls a record with more fields a subtype of one with fewer (same offsets): correct,
