@@ -143,9 +143,9 @@ def _source_file(cls: type) -> Path | None:
         return None
 
 
-def _built_in(code: PolicyCode) -> bool:
-    """Whether the policy's code is the package's own (else a plugin's, from elsewhere)."""
-    source = _source_file(code.player_class)
+def _in_package(source: Path | None) -> bool:
+    """Whether a policy's file (_source_file) is the package's own: else a plugin's, or a
+    class with no file, whose compiled loop keeps Python's indexing (jit_wraparound)."""
     return source is not None and source.is_relative_to(Path(api.__file__).parents[1])
 
 
@@ -154,7 +154,7 @@ def _loop_module_name(code: PolicyCode) -> tuple[str, str]:
     digest.update(code.reference.encode())
     digest.update(b"oracle" if code.oracle else b"player")
     source = _source_file(code.player_class)
-    if source is not None and not _built_in(code):
+    if source is not None and not _in_package(source):
         digest.update(source.read_bytes())  # a plugin: keyed on its own file too
     slug = re.sub(r"[^0-9a-zA-Z]+", "_", code.reference.rpartition(":")[2]).strip("_").lower()
     fingerprint = digest.hexdigest()
@@ -187,9 +187,9 @@ def _load_loop_module(code: PolicyCode, on_compile=None):
     if name in sys.modules:
         return sys.modules[name]
     template = "play_oracle_deals_with" if code.oracle else "play_deals_with"
+    decorator = "jit" if _in_package(_source_file(code.player_class)) else "jit_wraparound"
     source = LOOP_SOURCE.format(reference=code.reference, fingerprint=fingerprint,
-                                template=template,
-                                decorator="jit" if _built_in(code) else "jit_wraparound")
+                                template=template, decorator=decorator)
     try:
         folder = cache_dir() / "loops"
         path = _write_loop(folder, name, source)
