@@ -613,8 +613,10 @@ def test_each_game_declares_its_proof_of_safe_plays_and_a_new_game_inherits_none
 @pytest.mark.parametrize("game_id", ["tournament", "cicely", "kingsdown-eights"])
 def test_every_fingerprint_read_ahead_is_the_one_its_step_reaches(game_id):
     """expand reads some moves' positions without making them (quiet moves, quiet plays home,
-    quiet transfer plays): each such key must be the fingerprint the move and its safe plays
-    (none, for a key) reach, or the search would skip positions it never met."""
+    quiet transfer plays), and the search reads others' with the safe plays that follow them
+    (chain_key): each such key must be the fingerprint the move and its safe plays reach, or
+    the search would skip positions it never met; reading one leaves the position as it was,
+    and a chain that would not fit in the moves left is not read."""
     from simstats import solver as S
 
     game = get_game(game_id)
@@ -642,18 +644,31 @@ def test_every_fingerprint_read_ahead_is_the_one_its_step_reaches(game_id):
                 n = S.expand(pos, rules, eager, scratch, moves[0], keys[0], parts[0], prefix,
                              table, info)
                 for i in range(n):
-                    if keys[0, i] == 0:
-                        continue
                     step = int(moves[0, i])
+                    before = pos.copy()
+                    symmetric = S.columns_interchangeable(pos, rules)
+                    chained = S.chain_key(pos, rules, eager, prefix, parts[0], step, S.MAX_LINE,
+                                          symmetric, scratch)
+                    assert (pos == before).all(), move_text(step)
+                    key = int(keys[0, i]) or int(chained)
+                    if key == 0:
+                        continue
+                    if keys[0, i] != 0 and chained != 0:
+                        assert chained == keys[0, i], move_text(step)
                     length = S.advance(pos, rules, eager, step, line, undo, 0, prefix, True,
                                        S.MAX_LINE)
                     parts[1, :] = parts[0]
                     S.update_pile_parts(pos, rules, parts[1], S.ALL_PILES, prefix)
-                    assert S.fingerprint(pos, rules, parts[1]) == keys[0, i], move_text(step)
+                    assert S.fingerprint(pos, rules, parts[1]) == key, move_text(step)
+                    S.unmake(pos, rules, line, undo, 0, length, prefix)
+                    if keys[0, i] == 0:
+                        kinds.add("chain")
+                        assert S.chain_key(pos, rules, eager, prefix, parts[0], step,
+                                           length - 1, symmetric, scratch) == 0
+                        continue
                     kinds.add("transfer" if step >= S.TRANSFER_PLAY else
                               "home" if step % S.N_PLACES >= S.FOUNDATION_PLACE else "move")
                     assert length == 1 or step >= S.TRANSFER_PLAY  # no safe play followed
-                    S.unmake(pos, rules, line, undo, 0, length, prefix)
-    assert {"home", "move"} <= kinds
+    assert {"home", "move", "chain"} <= kinds
     if game_id == "tournament":
         assert "transfer" in kinds
