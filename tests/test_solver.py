@@ -613,8 +613,8 @@ def test_each_game_declares_its_proof_of_safe_plays_and_a_new_game_inherits_none
 @pytest.mark.parametrize("game_id", ["tournament", "cicely", "kingsdown-eights"])
 def test_every_fingerprint_read_ahead_is_the_one_its_step_reaches(game_id):
     """expand reads some moves' positions without making them (quiet moves, quiet plays home,
-    quiet transfer plays), and the search reads others' with the safe plays that follow them
-    (chain_key): each such key must be the fingerprint the move and its safe plays reach, or
+    quiet transfer plays) and others' with the safe plays that follow them (chain_key, as minus
+    the key): each such key must be the fingerprint the move and its safe plays reach, or
     the search would skip positions it never met; reading one leaves the position as it was,
     and a chain that would not fit in the moves left is not read."""
     from simstats import solver as S
@@ -642,26 +642,29 @@ def test_every_fingerprint_read_ahead_is_the_one_its_step_reaches(game_id):
                 S.update_pile_parts(pos, rules, parts[0], S.ALL_PILES, prefix)
                 S.fingerprint(pos, rules, parts[0])
                 n = S.expand(pos, rules, eager, scratch, moves[0], keys[0], parts[0], prefix,
-                             table, info)
+                             table, info, S.MAX_LINE)
                 for i in range(n):
                     step = int(moves[0, i])
                     before = pos.copy()
                     symmetric = S.columns_interchangeable(pos, rules)
-                    chained = S.chain_key(pos, rules, eager, prefix, parts[0], step, S.MAX_LINE,
-                                          symmetric, scratch)
+                    chained = int(S.chain_key(pos, rules, eager, prefix, parts[0], step,
+                                              S.MAX_LINE, symmetric, scratch))
                     assert (pos == before).all(), move_text(step)
-                    key = int(keys[0, i]) or int(chained)
+                    read = int(keys[0, i])  # minus a chain key
+                    if read > 0 and chained != 0:
+                        assert chained == read, move_text(step)
+                    if read <= 0:
+                        assert read == -chained, move_text(step)
+                    key = abs(read)
                     if key == 0:
                         continue
-                    if keys[0, i] != 0 and chained != 0:
-                        assert chained == keys[0, i], move_text(step)
                     length = S.advance(pos, rules, eager, step, line, undo, 0, prefix, True,
                                        S.MAX_LINE)
                     parts[1, :] = parts[0]
                     S.update_pile_parts(pos, rules, parts[1], S.ALL_PILES, prefix)
                     assert S.fingerprint(pos, rules, parts[1]) == key, move_text(step)
                     S.unmake(pos, rules, line, undo, 0, length, prefix)
-                    if keys[0, i] == 0:
+                    if read < 0:
                         kinds.add("chain")
                         assert S.chain_key(pos, rules, eager, prefix, parts[0], step,
                                            length - 1, symmetric, scratch) == 0
