@@ -807,7 +807,7 @@ def expand(pos, rules, eager, scratch, moves, keys, parts, prefix, table, info, 
         elif move >= TRANSFER_PLAY and not eager:  # eager: a safe play nearly always follows
             key = quiet_transfer_play_key(pos, rules, eager, prefix, parts, move,
                                           symmetric_columns)
-        if key == 0 and (move < DEAL or move >= TRANSFER_PLAY):
+        if key == 0:
             key = -chain_key(pos, rules, eager, prefix, parts, move, room, symmetric_columns,
                              scratch)
         keys[i] = key
@@ -899,7 +899,7 @@ def chain_key(pos, rules, eager, prefix, parts, move, room, symmetric_columns, s
     card = np.int64(pos[src * CAPACITY + n - 1])
     suit = card_suit(card)
     up_before, down_before = pos[FOUNDATIONS + suit], pos[FOUNDATIONS + suit + 4]
-    dst_length, dst_slot = 0, 0
+    dst_length, dst_slot, dst_part = 0, 0, 0
     if move >= TRANSFER_PLAY:  # its transfers, then the card onto the up pile (transfer_step)
         rank = card_rank(card)
         steps = abs(up_before - rank) + 1
@@ -912,6 +912,7 @@ def chain_key(pos, rules, eager, prefix, parts, move, room, symmetric_columns, s
         home += 1
     else:
         steps = 1
+        dst_part = part_with_card(pos, rules, prefix, dst, card, symmetric_columns)  # if kept
         dst_length = pos[LENGTHS + dst]
         dst_slot = pos[dst * CAPACITY + dst_length]
         pos[dst * CAPACITY + dst_length] = card
@@ -941,11 +942,9 @@ def chain_key(pos, rules, eager, prefix, parts, move, room, symmetric_columns, s
         total = parts[N_PILES]
         if dst < FOUNDATION_PLACE:
             total -= parts[dst]
-            if pos[LENGTHS + dst] > dst_length and not (dst < TABLEAU and rules[R.RESERVE_CELLS]):
-                h = prefix[dst, dst_length - 1] if dst_length > 0 else FNV_OFFSET
-                h = (h ^ card) * FNV_PRIME
-                total += part_of_hash(dst, (h ^ (dst_length + 1)) * FNV_PRIME, symmetric_columns)
-            else:
+            if pos[LENGTHS + dst] > dst_length:  # the card stayed there
+                total += dst_part
+            else:  # it went home too: the pile's cards are its own, whose hashes are kept
                 total += pile_part(pos, rules, dst, prefix, symmetric_columns)
             touched &= ~(1 << dst)
         while touched != 0:
@@ -1102,7 +1101,7 @@ def solve(start, rules, budget, moves_left, eager, work):
             for p in range(N_PILES + 1):
                 child_parts[p] = row[p]
             update_pile_parts(pos, rules, child_parts, touched, prefix)
-            reached = fingerprint(pos, rules, child_parts)
+            reached = fingerprint(pos, rules, child_parts)  # also keeps the child's home_key
             if key == 0:
                 seen = first_visit(table, stamp, reached, level + 1, memo)
             if seen == 0 or seen == DEAD:
