@@ -449,19 +449,34 @@ def nothing_builds_on(pos, rules):
     return safe
 
 
+def suit_fits_table():
+    """[down, up, second]: the ranks (bits 0-12) that fit a suit's two foundations holding `up`
+    and `second` cards, the second built down from the king if `down`, else up from the ace."""
+    fits = np.zeros((2, 14, 14), dtype=np.int64)
+    for down in range(2):
+        for up in range(14):
+            for second in range(14):
+                if up < 13:
+                    fits[down, up, second] |= 1 << up
+                if second < 13:
+                    fits[down, up, second] |= 1 << (12 - second if down else second)
+    return fits
+
+
+SUIT_FITS = suit_fits_table()
+
+
 @jit_inline
 def fitting_cards(pos, rules, least_home):
     """The cards that fit a foundation of a suit with at least `least_home` cards home, as bits
-    of suit * 13 + rank."""
+    of suit * 13 + rank (SUIT_FITS: looked up, not worked out; the search asks it at every
+    step)."""
+    down = 1 if rules[R.DOWN_FOUNDATIONS] else 0
     fitting = 0
     for suit in range(4):
         up, second = pos[FOUNDATIONS + suit], pos[FOUNDATIONS + suit + 4]
-        if up + second < least_home:
-            continue
-        if up < 13:
-            fitting |= 1 << (13 * suit + up)
-        if second < 13:
-            fitting |= 1 << (13 * suit + (12 - second if rules[R.DOWN_FOUNDATIONS] else second))
+        if up + second >= least_home:
+            fitting |= SUIT_FITS[down, up, second] << (13 * suit)
     return fitting
 
 
