@@ -337,18 +337,36 @@ def fingerprint_of(total, home):
     return (mix(total ^ mix(home + 0x5BD1E995)) & 0x3FFFFFFFFFFFFFFF) | 1
 
 
+def suit_home_keys_table():
+    """[2 * transfers + down, first, second]: home_key's byte for a suit whose two foundations
+    hold `first` and `second` cards."""
+    keys = np.zeros((4, 14, 14), dtype=np.int64)
+    for kind in range(4):
+        transfers, down = kind >= 2, kind % 2 == 1
+        for first in range(14):
+            for second in range(14):
+                a, b = first, second
+                if transfers and a + b == 13:
+                    a, b = 13, 0  # every boundary of a suit with 13 home is one position
+                elif not down and b > a:
+                    a, b = b, a  # two piles built up from the ace
+                keys[kind, first, second] = (a << 4) | b
+    return keys
+
+
+SUIT_HOME_KEYS = suit_home_keys_table()
+
+
 @jit_inline
 def home_key(pos, rules):
     """The foundations and redeals as one number: two foundations of a suit built the same way
-    are sorted; every boundary of a suit with 13 cards home is one (transfers)."""
+    are sorted; every boundary of a suit with 13 cards home is one (transfers). Each suit's
+    part is looked up (SUIT_HOME_KEYS): every fingerprint asks for it."""
+    kind = (2 if rules[R.TRANSFERS] else 0) + (1 if rules[R.DOWN_FOUNDATIONS] else 0)
     home = 0
     for suit in range(4):
-        first, second = pos[FOUNDATIONS + suit], pos[FOUNDATIONS + suit + 4]
-        if rules[R.TRANSFERS] and first + second == 13:
-            first, second = 13, 0  # every boundary of a suit with 13 home is one position
-        elif not rules[R.DOWN_FOUNDATIONS] and second > first:
-            first, second = second, first  # two piles built up from the ace
-        home = (home << 8) | (first << 4) | second
+        home = (home << 8) | SUIT_HOME_KEYS[kind, pos[FOUNDATIONS + suit],
+                                            pos[FOUNDATIONS + suit + 4]]
     return home | (np.int64(pos[REDEALS]) << 32)
 
 
