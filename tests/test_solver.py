@@ -189,6 +189,51 @@ def test_the_searchs_fitting_cards_are_the_cards_the_rules_let_go_home(game_id, 
         assert bool((mask >> card) & 1) == fits
 
 
+@pytest.mark.parametrize("game_id", ["tournament", "cicely", "kingsdown-eights"])
+def test_the_looked_up_fitting_cards_agree_with_the_rules_for_every_count(game_id):
+    # fitting_cards reads SUIT_FITS, a table made when the module loads: every pair of counts
+    # a suit's two foundations can hold, each suit, both ways of building the second pile
+    rules = get_game(game_id).array
+    state = new_state()
+    for up in range(14):
+        for second in range(14):
+            state[FOUNDATIONS:FOUNDATIONS + 4] = up
+            state[FOUNDATIONS + 4:FOUNDATIONS + 8] = second
+            mask = fitting_cards(state, rules, 0)
+            for card in range(52):
+                suit = card_suit(card)
+                fits = any(fits_foundation(state, rules, card, f) for f in (suit, suit + 4))
+                assert bool((mask >> card) & 1) == fits, (up, second, card)
+            # a suit with fewer than `least_home` cards home offers none
+            assert fitting_cards(state, rules, up + second + 1) == 0
+
+
+@pytest.mark.parametrize("game_id", ["tournament", "cicely", "kingsdown-eights"])
+def test_home_key_merges_exactly_the_foundations_the_rules_treat_alike(game_id):
+    # home_key reads SUIT_HOME_KEYS: two counts of a suit's foundations share a key only when
+    # transfers can turn one into the other (13 home, any boundary) or both piles are built up
+    # from the ace (the same two piles in the other order); every other pair has its own
+    from simstats.engine import rules as R
+    from simstats.solver import home_key
+
+    rules = get_game(game_id).array
+    transfers, down = bool(rules[R.TRANSFERS]), bool(rules[R.DOWN_FOUNDATIONS])
+
+    def alike(a, b):
+        return (a == b or (transfers and sum(a) == sum(b) == 13)
+                or (not down and a == b[::-1]))
+
+    for suit in range(4):
+        keys = {}
+        for pair in ((x, y) for x in range(14) for y in range(14)):
+            state = new_state()
+            state[FOUNDATIONS + suit], state[FOUNDATIONS + suit + 4] = pair
+            keys[pair] = int(home_key(state, rules))
+        for a in keys:
+            for b in keys:
+                assert (keys[a] == keys[b]) == alike(a, b), (suit, a, b)
+
+
 def test_transfers_let_a_suit_with_13_home_take_any_rank(work):
     # A..6 up, 7..K down (13 home); the other copies of 9C, then the rest, come out of order
     start = clubs_position(6, 7, ["AC 2C 3C 4C 5C 6C 7C 8C KC QC JC TC 9C"])
