@@ -17,6 +17,7 @@ from positions import make_state
 from simstats import trace
 from simstats.cards import card_suit
 from simstats.deals import deal_deck
+from simstats.engine import rules as R
 from simstats.engine.moves import (
     apply_move,
     fits_foundation,
@@ -56,6 +57,7 @@ from simstats.solver import (
     SEARCH_UNDECIDED,
     SEARCH_WON,
     fitting_cards,
+    home_key,
     luby,
     new_memo,
     search_buffers,
@@ -213,9 +215,6 @@ def test_home_key_merges_exactly_the_foundations_the_rules_treat_alike(game_id):
     # home_key reads SUIT_HOME_KEYS: two counts of a suit's foundations share a key only when
     # transfers can turn one into the other (13 home, any boundary) or both piles are built up
     # from the ace (the same two piles in the other order); every other pair has its own
-    from simstats.engine import rules as R
-    from simstats.solver import home_key
-
     rules = get_game(game_id).array
     transfers, down = bool(rules[R.TRANSFERS]), bool(rules[R.DOWN_FOUNDATIONS])
 
@@ -639,7 +638,6 @@ def test_a_deal_comes_last_only_where_it_buries_the_reserve(game_id):
 
 
 def test_each_game_declares_its_proof_of_safe_plays_and_a_new_game_inherits_none():
-    from simstats.engine import rules as R
     from simstats.games import GAMES, TOURNAMENT_RULES, Game
     from simstats.solver import safe_move
 
