@@ -335,7 +335,13 @@ def small_endgames(draw, game_id):
     return state
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# small_endgames keeps only deals with 5-10 cards out, so most draws are thrown away (by
+# design: the counts home are drawn per suit); Hypothesis' check of that failed one CI run in
+# many, on a seed that generated 9 endgames and threw away 50
+ENDGAME_HEALTH = [HealthCheck.too_slow, HealthCheck.filter_too_much]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=ENDGAME_HEALTH)
 @given(data=st.data())
 @pytest.mark.parametrize("game_id", ["tournament", "kingsdown-eights"])
 def test_the_search_agrees_with_brute_force(work, deep_work, game_id, data):
@@ -378,7 +384,7 @@ def memo_schedule(start, rules, work, unit, eager, searches=255, luby_budgets=Tr
         info[ORDER_SEED] = 0
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=ENDGAME_HEALTH)
 @given(data=st.data())
 @pytest.mark.parametrize("game_id", ["tournament", "kingsdown-eights"])
 def test_positions_proven_dead_across_searches_agree_with_brute_force(work, game_id, data):
@@ -397,7 +403,7 @@ def test_positions_proven_dead_across_searches_agree_with_brute_force(work, game
     assert memo_schedule(start, rules, tiny, 3, False, 63, last=1_000_000)[0] == result
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=ENDGAME_HEALTH)
 @given(data=st.data())
 @pytest.mark.parametrize("game_id", ["tournament", "kingsdown-eights"])
 def test_marks_kept_for_the_next_position_agree_with_brute_force(work, game_id, data):
