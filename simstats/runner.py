@@ -66,16 +66,33 @@ class RunOptions:
     command: tuple[str, ...] = field(default=(), compare=False)
 
     def identity(self) -> dict:
-        """What fixes a run's results; a resumed run must match it exactly."""
+        """What fixes a run's results; a resumed run must match it exactly. A policy's name
+        does not fix its parameter values (a default may change between versions), so they
+        are part of it too."""
         return {
             "games": self.games,
             "game": list(self.game_ids),
             "policy": list(self.policies),
+            "parameters": {name: policy_parameters(name) for name in self.policies},
             "seed": self.seed,
             "chunk_size": self.chunk_size,
             "rules_version": RULES_VERSION,
             "deal_stream_version": DEAL_STREAM_VERSION,
         }
+
+
+def policy_parameters(name: str) -> dict | None:
+    """Every parameter value a policy plays with, its defaults included; None for a Python
+    policy, which has none. The oracle first plays as its fair player, whose values are the
+    `player.` ones."""
+    code = resolve_policy(name).compiled
+    if code is None:
+        return None
+    values = {key: float(value) for key, value in code.values.items()}
+    if code.oracle:
+        values.update({f"player.{key}": float(value)
+                       for key, value in code.player_class.parameters.items()})
+    return values
 
 
 def plan_chunks(options: RunOptions) -> list[Chunk]:
@@ -175,12 +192,11 @@ class RunFolder:
         if existing is None and self.dir.exists() and any(self.dir.iterdir()):
             raise RunRefused(f"{self.dir} exists and is not a simstats run; choose another --out")
         if existing is not None:
-            if existing.get("identity") != self.options.identity():
-                raise RunRefused(
-                    f"{self.dir} holds a run of another command "
-                    f"({_describe(existing.get('identity', {}))}); "
-                    "give the same options to resume it or choose another --out"
-                )
+            identity, theirs = self.options.identity(), existing.get("identity", {})
+            if "parameters" not in theirs:  # written before runs recorded them: not checked
+                identity.pop("parameters")
+            if theirs != identity:
+                raise RunRefused(_refusal(self.dir, theirs, identity))
             self.manifest = existing
             self.manifest["resumed"] = [*existing.get("resumed", []), _now()]
         else:
@@ -232,6 +248,25 @@ class RunFolder:
 
 def _jsonable(data: dict) -> dict:
     return {k: (str(v) if isinstance(v, Path) else v) for k, v in data.items()}
+
+
+def _refusal(run_dir: Path, theirs: dict, ours: dict) -> str:
+    """Why a folder's run cannot be resumed by this command, in one line."""
+    if {**theirs, "parameters": None} != {**ours, "parameters": None}:
+        return (f"{run_dir} holds a run of another command ({_describe(theirs)}); "
+                "give the same options to resume it or choose another --out")
+    changed = []
+    for name in ours["parameters"]:
+        then, now = theirs["parameters"].get(name) or {}, ours["parameters"][name] or {}
+        changed += [f"{name} {key} {_value(then.get(key))} then, {_value(now.get(key))} now"
+                    for key in {**then, **now} if then.get(key) != now.get(key)]
+    return (f"{run_dir} holds a run whose policies played with other parameter values "
+            f"({'; '.join(changed)}): their defaults changed since it started; "
+            "choose another --out")
+
+
+def _value(value: float | None) -> str:
+    return "unset" if value is None else f"{value:g}"
 
 
 def _describe(identity: dict) -> str:

@@ -17,6 +17,7 @@ from processes import default_ctrl_c
 
 from simstats.cli import DealCount
 from simstats.report import us_per_deal
+from simstats.runner import policy_parameters
 
 GAMES = ("--game", "cicely", "--game", "tournament")
 POLICIES = ("--policy", "foundation-only", "--policy", "random")
@@ -80,6 +81,39 @@ def test_a_different_command_on_the_same_folder_is_refused(cli, tmp_path):
     assert result.stderr.count("\n") == 1
     assert {p.name: p.stat().st_mtime_ns for p in (out / "deals").iterdir()} == before
     pd.testing.assert_frame_equal(first, pd.read_parquet(out / "deals"))
+
+
+def test_a_run_whose_policy_values_changed_is_refused_not_mixed(cli, tmp_path):
+    """A policy's name does not fix what it plays: a run started before one of its defaults
+    changed (here written into the manifest as if it had) is refused, in one line naming the
+    value, and its results stay as they were."""
+    out = tmp_path / "r"
+    command = ("run", "--games", "300", "--game", "tournament", "--policy", "blind-digger",
+               "--out", out, "-q")
+    assert cli(*command).code == 0
+    path = out / "manifest.json"
+    manifest = json.loads(path.read_text())
+    recorded = manifest["identity"]["parameters"]["blind-digger"]
+    assert recorded == policy_parameters("blind-digger") and recorded["slide"] == 1
+    recorded["slide"] = 0.0
+    path.write_text(json.dumps(manifest))
+    before = {p.name: p.stat().st_mtime_ns for p in (out / "deals").iterdir()}
+    result = cli(*command)
+    assert result.code == 2 and result.stderr.count("\n") == 1
+    assert "other parameter values (blind-digger slide 0 then, 1 now)" in result.stderr
+    assert {p.name: p.stat().st_mtime_ns for p in (out / "deals").iterdir()} == before
+    del manifest["identity"]["parameters"]  # a run from before values were recorded
+    path.write_text(json.dumps(manifest))
+    assert cli(*command).code == 0
+
+
+def test_the_oracle_records_its_fair_players_values_too():
+    """The oracle plays as `solver` until it searches: `solver`'s defaults fix its results too."""
+    values = policy_parameters("oracle[budget=2e6]")
+    assert values["budget"] == 2e6
+    assert values["player.restarts"] == policy_parameters("solver")["restarts"]
+    python_policy = Path(__file__).parents[1] / "examples" / "greedy_cells_python.py"
+    assert policy_parameters(f"{python_policy}:GreedyCells") is None
 
 
 def test_a_folder_that_is_not_a_run_is_refused(cli, tmp_path):
