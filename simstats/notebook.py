@@ -53,6 +53,12 @@ class Run:
         return int(self.manifest.get("identity", {}).get("seed", self.manifest.get("seed", 0)))
 
     @property
+    def parameters(self) -> dict[str, dict | None]:
+        """Every parameter value each policy played with, its defaults included (None for a
+        Python policy, which has none); empty for a run from before runs recorded them."""
+        return dict(self.manifest.get("identity", {}).get("parameters", {}))
+
+    @property
     def deals_per_game(self) -> int:
         """Deals per game and policy that the run was asked to play."""
         return int(self.manifest.get("identity", {}).get("games", 0))

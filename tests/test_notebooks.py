@@ -18,9 +18,11 @@ import simstats
 from simstats.cli import main
 from simstats.plots import FIGURES
 from simstats.report import NotARun, collect
+from simstats.runner import policy_parameters
 from simstats.stats import mcnemar_exact_p
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 GAMES = ("tournament", "cicely")
 POLICIES = ("foundation-only", "dig")
 DEALS = 3000
@@ -77,6 +79,17 @@ def test_load_run_gives_the_table_the_summary_and_the_manifest(run, run_dir):
     assert list(run.summary.game) == [g for g in GAMES for _ in POLICIES]
     assert run.comparisons is not None and len(run.comparisons) >= len(GAMES)
     assert "3,000 deals, seed 5" in repr(run)
+
+
+def test_a_run_says_what_values_its_policies_played_with(run, tmp_path):
+    assert run.parameters == {policy: policy_parameters(policy) for policy in POLICIES}
+    out = tmp_path / "lookahead"
+    main(["run", "--games", "20", "--game", "cicely", "--policy", "lookahead[depth=1]",
+          "--out", str(out), "-q"])
+    values = simstats.load_run(out).parameters["lookahead[depth=1]"]
+    assert values["depth"] == 1 and values["free"] == policy_parameters("lookahead")["free"]
+    old = ROOT / "results" / "solver-20k"  # made before runs recorded their values
+    assert simstats.load_run(old).parameters == {}
 
 
 def test_load_run_without_deals_reads_the_written_summary(summary_only, run):
