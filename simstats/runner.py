@@ -90,8 +90,7 @@ def policy_parameters(name: str) -> dict | None:
         return None
     values = {key: float(value) for key, value in code.values.items()}
     if code.oracle:
-        values.update({f"player.{key}": float(value)
-                       for key, value in code.player_class.parameters.items()})
+        values.update({f"player.{key}": float(value) for key, value in code.player_values.items()})
     return values
 
 

@@ -78,10 +78,16 @@ class PolicyCode:
         """The class whose choose plays (the oracle's fair player, else the policy itself)."""
         return getattr(self.cls, "fair_player", self.cls) if self.oracle else self.cls
 
+    @property
+    def player_values(self) -> dict:
+        """The values the player plays with: the policy's own, or the oracle's fair player's
+        defaults."""
+        return self.values if self.player_class is self.cls else dict(self.player_class.parameters)
+
     def params(self) -> np.ndarray:
         """The parameter record (one element) of the player, read by name in compiled code."""
         player = self.player_class
-        values = self.values if player is self.cls else dict(player.parameters)
+        values = self.player_values
         names = list(player.parameters) or ["_"]
         dtype = np.dtype([(n, _param_dtype(player.parameters.get(n, 0))) for n in names],
                          align=True)
