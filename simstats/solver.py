@@ -502,41 +502,44 @@ def fitting_cards(pos, rules, least_home):
 
 @jit_inline
 def safe_cards(pos, rules, eager):
-    """(cards, sources): the cards whose play home is safe (see the module docstring), as bits of
-    suit * 13 + rank, when on top of one of piles 0..sources-1; by the proof the game declares
-    (games.py: solver_proof); none in Cicely, whose builds in suit both ways make a proof
-    longer than it is worth. `eager`: any play home from a reserve cell or a column top (fast,
-    but proves nothing)."""
-    every_pile = TABLEAU + rules[R.N_COLUMNS]
+    """(reserve_cards, column_cards): the cards whose play home is safe (see the module
+    docstring) when on top of a reserve pile (a cell), and when on top of a column, as bits of
+    suit * 13 + rank; by the proof the game declares (games.py: solver_proof); none in Cicely,
+    whose builds in suit both ways make a proof longer than it is worth. `eager`: any play home
+    from a reserve cell or a column top (fast, but proves nothing)."""
     if eager:
-        return fitting_cards(pos, rules, 0), every_pile
+        fitting = fitting_cards(pos, rules, 0)
+        return fitting, fitting
     if rules[R.SOLVER_PROOF] == R.PROOF_NOTHING_BUILDS_ON:
-        return nothing_builds_on(pos, rules), every_pile
+        safe = nothing_builds_on(pos, rules)
+        return safe, safe
     if rules[R.SOLVER_PROOF] != R.PROOF_SUIT_PAST_HALF:
         return 0, 0
+    past_half = fitting_cards(pos, rules, 14)
     columns_settled = pos[LENGTHS + STOCK] == 0 and pos[REDEALS] >= rules[R.MAX_REDEALS]
-    return fitting_cards(pos, rules, 14), every_pile if columns_settled else TABLEAU
+    return past_half, past_half if columns_settled else 0
 
 
 @jit_inline
 def safe_move(pos, rules, eager):
     """A foundation play that no winning line can need to delay (safe_cards), or -1."""
-    cards, sources = safe_cards(pos, rules, eager)
-    return first_top_in(pos, rules, sources, cards)
+    reserve_cards, column_cards = safe_cards(pos, rules, eager)
+    return first_top_in(pos, rules, reserve_cards, column_cards)
 
 
 @jit_inline
-def first_top_in(pos, rules, sources, cards):
-    """The play home of the first top card of piles 0..sources-1 among `cards` (bits of
-    suit * 13 + rank, each a card that fits a foundation), or -1."""
-    if cards == 0:
+def first_top_in(pos, rules, reserve_cards, column_cards):
+    """The play home of the first top card, reserve first, that is among `reserve_cards` on the
+    reserve or among `column_cards` on a column (bits of suit * 13 + rank, each a card that
+    fits a foundation), or -1."""
+    if reserve_cards == 0 and column_cards == 0:
         return -1  # the common case, answered without looking at the piles
-    for src in range(sources):
+    for src in range(TABLEAU + rules[R.N_COLUMNS]):
         n = pos[LENGTHS + src]
         if n == 0:
             continue
         card = np.int64(pos[src * CAPACITY + n - 1])
-        if (cards >> card) & 1:
+        if ((reserve_cards if src < TABLEAU else column_cards) >> card) & 1:
             suit = card_suit(card)
             f = suit if fits_foundation(pos, rules, card, suit) else suit + 4
             return src * N_PLACES + FOUNDATION_PLACE + f
@@ -788,10 +791,10 @@ def keep_best(pos, line, length, best, info):
 
 
 @jit_inline
-def quiet_move(pos, rules, cards, sources, move):
+def quiet_move(pos, rules, reserve_cards, column_cards, move):
     """Whether `move` is one card from a pile to a pile (not home) that neither empties a column
     the stock refills nor lets a safe play follow (the position before it has none, so only
-    the two new top cards could; `cards`, `sources`: the position's safe_cards)."""
+    the two new top cards could; `reserve_cards`, `column_cards`: the position's safe_cards)."""
     if move >= DEAL:
         return False
     src, dst = move // N_PLACES, move % N_PLACES
@@ -801,9 +804,10 @@ def quiet_move(pos, rules, cards, sources, move):
     if (n == 1 and src >= TABLEAU and rules[R.REFILL] > 0
             and pos[LENGTHS + STOCK] > 0):
         return False
-    if dst < sources and (cards >> pos[src * CAPACITY + n - 1]) & 1:
+    if ((reserve_cards if dst < TABLEAU else column_cards) >> pos[src * CAPACITY + n - 1]) & 1:
         return False
-    return not (n >= 2 and src < sources and (cards >> pos[src * CAPACITY + n - 2]) & 1)
+    return not (n >= 2 and ((reserve_cards if src < TABLEAU else column_cards)
+                            >> pos[src * CAPACITY + n - 2]) & 1)
 
 
 @jit_inline
@@ -826,12 +830,12 @@ def expand(pos, rules, eager, scratch, moves, keys, parts, prefix, table, info, 
     search 11% faster; chains read here rather than when tried: `solver` 4-6% faster)."""
     n = candidates(pos, rules, scratch, moves, info)
     mask = table.shape[0] - 1
-    cards, sources = safe_cards(pos, rules, eager)  # the same for every candidate
+    reserve_cards, column_cards = safe_cards(pos, rules, eager)  # the same for every candidate
     symmetric_columns = columns_interchangeable(pos, rules)
     for i in range(n):
         move = moves[i]
         key = 0  # no read-ahead (a fingerprint is never 0)
-        if quiet_move(pos, rules, cards, sources, move):
+        if quiet_move(pos, rules, reserve_cards, column_cards, move):
             src_part, dst_part = quiet_parts(pos, rules, prefix, move, symmetric_columns)
             src, dst = move // N_PLACES, move % N_PLACES
             key = fingerprint_of(parts[N_PILES] - parts[src] - parts[dst] + src_part + dst_part,
