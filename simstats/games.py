@@ -14,8 +14,8 @@ from .engine.rules import (
     BUILD_NONE,
     BUILD_SUIT_UP_OR_DOWN,
     NO_PROOF,
+    PROOF_CELLS_NO_BUILDING,
     PROOF_NOTHING_BUILDS_ON,
-    PROOF_SUIT_PAST_HALF,
     Rules,
 )
 
@@ -67,7 +67,7 @@ GAMES = {
             "8 reserve cells, 6 fanned columns, no building, 2 redeals",
             TOURNAMENT_RULES,
             title="Tournament",
-            solver_proof=PROOF_SUIT_PAST_HALF,
+            solver_proof=PROOF_CELLS_NO_BUILDING,
         ),
         Game(
             "napoleons-flank",
@@ -75,7 +75,7 @@ GAMES = {
             "Tournament with squared piles: only column tops are visible",
             replace(TOURNAMENT_RULES, hide_buried=True),
             title="Napoleon's Flank",
-            solver_proof=PROOF_SUIT_PAST_HALF,
+            solver_proof=PROOF_CELLS_NO_BUILDING,
             same_decks_as="tournament",
             same_decks_comparison="seeing buried cards",
         ),

@@ -24,12 +24,24 @@ state, stock order included, and is a perfect-information bound rather than a pl
   (ranks jittered by a hash of the attempt, ORDER_SEED), which often wins at once; their budgets
   follow the Luby sequence (luby): many small searches, now and then a long one.
 - Provably safe moves are made at once without branching, by the proof each game declares
-  (games.py: solver_proof; a game that declares none gets none): in Tournament and Napoleon's
-  Flank a card goes home from a reserve cell (or from a column once the stock is out and no
-  redeal is left) when its suit already has 14 or more cards home. Then the other copy of that
-  card is home, no other card can ever take its place and no transfer is possible in that suit,
-  so any winning line stays a winning line with this card home earlier. In Kingsdown Eights a
-  card goes home at once when no card can ever be built on it (see nothing_builds_on).
+  (games.py: solver_proof; a game that declares none gets none). In Tournament and Napoleon's
+  Flank (PROOF_CELLS_NO_BUILDING):
+  - a card goes home from a column, once the stock is out and no redeal is left, when its suit
+    already has 14 or more cards home. Then the other copy of that card is home, no other card
+    can ever take its place and no transfer is possible in that suit, so any winning line
+    stays a winning line with this card home earlier;
+  - a card goes home from a reserve cell when its suit has any number home but 13. With 14 or
+    more, as above. With 12 or fewer, no copy of the card is home, and a winning line that
+    plays it later is matched by one that plays it now: the line's plays of this suit still
+    fit (the card only fills the gap they were closing), and when the line plays the other
+    copy home first, from a column, the matching line puts that copy in the cell this card
+    left (a move more: the deep search's proofs, of any length, are unaffected; a shorter
+    search proves only what no line cut at the guard could change, as before). At 13 the card
+    would fix the boundary that transfers leave free, and a column's card below 14 would leave
+    its twin in another column with no cell to go to: both lose deals that can be won
+    (tests/test_solver.py holds one of each).
+  In Kingsdown Eights a card goes home at once when no card can ever be built on it (see
+  nothing_builds_on).
 - Transfers only as part of a play home: when 13 cards of a suit are home (one of each rank),
   transfers can shift the two piles' boundary to accept any rank of the suit and back again, so
   all such boundaries are one position for the search (one fingerprint), and a card of that suit
@@ -501,6 +513,18 @@ def fitting_cards(pos, rules, least_home):
 
 
 @jit_inline
+def fitting_cards_but_13(pos, rules):
+    """fitting_cards, for the suits with any number of cards home but 13."""
+    down = 1 if rules[R.DOWN_FOUNDATIONS] else 0
+    fitting = 0
+    for suit in range(4):
+        up, second = pos[FOUNDATIONS + suit], pos[FOUNDATIONS + suit + 4]
+        if up + second != 13:
+            fitting |= SUIT_FITS[down, up, second] << (13 * suit)
+    return fitting
+
+
+@jit_inline
 def safe_cards(pos, rules, eager):
     """(reserve_cards, column_cards): the cards whose play home is safe (see the module
     docstring) when on top of a reserve pile (a cell), and when on top of a column, as bits of
@@ -513,11 +537,11 @@ def safe_cards(pos, rules, eager):
     if rules[R.SOLVER_PROOF] == R.PROOF_NOTHING_BUILDS_ON:
         safe = nothing_builds_on(pos, rules)
         return safe, safe
-    if rules[R.SOLVER_PROOF] != R.PROOF_SUIT_PAST_HALF:
+    if rules[R.SOLVER_PROOF] != R.PROOF_CELLS_NO_BUILDING:
         return 0, 0
-    past_half = fitting_cards(pos, rules, 14)
     columns_settled = pos[LENGTHS + STOCK] == 0 and pos[REDEALS] >= rules[R.MAX_REDEALS]
-    return past_half, past_half if columns_settled else 0
+    return (fitting_cards_but_13(pos, rules),
+            fitting_cards(pos, rules, 14) if columns_settled else 0)
 
 
 @jit_inline

@@ -88,7 +88,7 @@ def test_a_run_says_what_values_its_policies_played_with(run, tmp_path):
           "--out", str(out), "-q"])
     values = simstats.load_run(out).parameters["lookahead[depth=1]"]
     assert values["depth"] == 1 and values["free"] == policy_parameters("lookahead")["free"]
-    old = ROOT / "results" / "solver-20k"  # made before runs recorded their values
+    old = ROOT / "results" / "policies-100k"  # made before runs recorded their values
     assert simstats.load_run(old).parameters == {}
 
 

@@ -142,6 +142,33 @@ def test_the_same_position_without_a_redeal_is_proven_lost(work):
     assert foundation_cards(replay(start, line_of(work, SEARCH_LOST))) == 94
 
 
+# Two positions lookahead reached in Tournament (seed 0), the stock out and both redeals made,
+# that a search playing more cards home at once than the proof allows proves lost
+FIXED_BOUNDARY = make_state(
+    "tournament", reserve=["9H", "8H", "3D", "TD", "", "5C"],
+    tableau=["9D QC 3H 9C 6D 2C 6H 5D 4H 2C 6S JC JH 6H 8S 4D", "8C KC 4C QS AD JD 2H AH 5C 2S 3C",
+             "JD QH AC TS 3C TH 9D JH 5H QD", "3S JS KH 8D QH 8H TH 7C 2D", "TC 5S KD AS 9H 7D 7H",
+             "6C 4S KS 4C 9S TD 6C 7H"],
+    foundations=[1, 8, 5, 7, 7, 2, 1, 7], redeals=2)
+TWIN_IN_A_COLUMN = make_state(
+    "tournament", reserve=["7S", "", "QH", "3C", "2C"],
+    tableau=["JC AC JH 8S 3D 7D 9H AD TC 7S", "TH KC QD TS 5S TD 9D 6S", "4D 2D 8H 8S 5D 5H JS",
+             "2S 3S 4C KD KH 4S 3H", "8D 6D QC JD 4H QS", "9S 9S 2H 6S KS AS AH"],
+    foundations=[9, 9, 7, 5, 9, 4, 8, 4], redeals=2)
+
+
+@pytest.mark.parametrize("start", [FIXED_BOUNDARY, TWIN_IN_A_COLUMN],
+                         ids=["a reserve card at 13 home", "a column card below 14 home"])
+def test_a_card_the_proof_leaves_out_is_not_sent_home_at_once(work, start):
+    # FIXED_BOUNDARY: sending a reserve card home when its suit has 13 home fixes the boundary
+    # that transfers leave free; TWIN_IN_A_COLUMN: sending 6S home from T1 (spades: 9 home)
+    # leaves the other 6S on T5 with no cell to go to, and only the line that plays T5's first
+    # wins. The exact search wins both; with either play made safe, it proves them lost.
+    result = solve(start, TOURNAMENT.array, 1_000_000, 2000, False, work)
+    assert result == SEARCH_WON
+    assert foundation_cards(replay(start, line_of(work, result))) == 104
+
+
 def test_a_spent_budget_is_unknown_not_lost(work):
     start = clubs_position(3, 13, ["4C KC QC JC TC 9C 8C 7C 6C 5C"], redeals=1)
     assert solve(start, TOURNAMENT.array, 3, 2000, False, work) == SEARCH_UNDECIDED
@@ -648,7 +675,7 @@ def test_each_game_declares_its_proof_of_safe_plays_and_a_new_game_inherits_none
     from simstats.solver import safe_move
 
     assert {g.id: int(g.array[R.SOLVER_PROOF]) for g in GAMES.values()} == {
-        "tournament": R.PROOF_SUIT_PAST_HALF, "napoleons-flank": R.PROOF_SUIT_PAST_HALF,
+        "tournament": R.PROOF_CELLS_NO_BUILDING, "napoleons-flank": R.PROOF_CELLS_NO_BUILDING,
         "cicely": R.NO_PROOF, "kingsdown-eights": R.PROOF_NOTHING_BUILDS_ON}
     # 7C in a cell, clubs with 14 home (A-6 up, K-6 down): provably safe in Tournament...
     state = make_state("tournament", reserve=["7C"], foundations=[6, 0, 0, 0, 8])
@@ -724,3 +751,43 @@ def test_every_fingerprint_read_ahead_is_the_one_its_step_reaches(game_id):
     assert {"home", "move", "chain"} <= kinds
     if game_id == "tournament":
         assert "transfer" in kinds
+
+
+@st.composite
+def low_suit_endgames(draw):
+    """Tournament endgames with one suit 11-13 home (so that no copy of a card it takes is home
+    yet) and the others 25-26, most cells taken from the start: where reserve cards go home at
+    once although their suit has fewer than 14 home (safe_cards). At most 16 cards out, which
+    the brute-force search takes in seconds."""
+    state = np.zeros(SIZE, dtype=np.int16)
+    low = draw(st.integers(0, 3))
+    outside = []
+    for suit in range(4):
+        home = draw(st.integers(11, 13)) if suit == low else draw(st.integers(25, 26))
+        first = draw(st.integers(max(0, home - 13), min(13, home)))
+        state[FOUNDATIONS + suit], state[FOUNDATIONS + suit + 4] = first, home - first
+        for rank in range(13):
+            second_holds = rank >= 13 - (home - first)
+            outside += [suit * 13 + rank] * (2 - (rank < first) - second_holds)
+    assume(len(outside) <= 16)
+    outside = draw(st.permutations(outside))
+    cells = draw(st.integers(3, 8))
+    for i, card in enumerate(outside):
+        pile = i if i < cells else TABLEAU + draw(st.integers(0, 2))
+        state[pile * CAPACITY + state[LENGTHS + pile]] = card
+        state[LENGTHS + pile] += 1
+    state[REDEALS] = draw(st.integers(1, 2))
+    return state
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=ENDGAME_HEALTH)
+@given(data=st.data())
+def test_reserve_cards_sent_home_below_14_agree_with_brute_force(work, deep_work, data):
+    start = data.draw(low_suit_endgames())
+    rules = TOURNAMENT.array
+    expected = winnable_by_brute_force(start, rules)
+    result = solve(start, rules, 1_000_000, 2000, False, work)
+    assert result == (SEARCH_WON if expected else SEARCH_LOST)
+    if result == SEARCH_WON:
+        assert foundation_cards(replay(start, line_of(work, result), rules)) == 104
+    assert solve(start, rules, 1_000_000, 2000, False, deep_work) == result

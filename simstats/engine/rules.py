@@ -31,7 +31,9 @@ SOLVER_PROOF = 13
 N_FIELDS = 14
 
 NO_PROOF = 0
-PROOF_SUIT_PAST_HALF = 1  # no building, cells, transfers: a card whose suit has 14 home goes home
+# one-card cells, no building, transfers: a cell's card goes home unless its suit has 13 home, a
+# column's once the columns are settled and its suit has 14 (solver.py: safe_cards)
+PROOF_CELLS_NO_BUILDING = 1
 PROOF_NOTHING_BUILDS_ON = 2  # a card that no card can ever be built on goes home
 
 BUILD_NONE = 0

@@ -23,7 +23,9 @@ does; measured in benchmarks/lost_deals_tournament.md: of the 68 deals 0-999 `so
 Tournament, 53 have no eager win from where it first searched, and the oracle wins 22 of them
 from there; the default; 0: no eager win ends the schedule). memo=1 and exact=1 are the defaults
 since 2026-12-05, and every committed run is made with them: on Tournament deals 0-19,999 they
-win 19,126 (results/solver-20k) against 18,804 with both 0, in 3% more time.
+won 19,126 against 18,804 with both 0, in 3% more time; 19,138 (results/solver-20k) since the
+exact searches send reserve cards home at once below 14 cards of their suit home
+(simstats/solver.py: safe_cards).
 """
 
 from __future__ import annotations
