@@ -513,15 +513,19 @@ def fitting_cards(pos, rules, least_home):
 
 
 @jit_inline
-def fitting_cards_but_13(pos, rules):
-    """fitting_cards, for the suits with any number of cards home but 13."""
+def fitting_cards_off_13_and_past_half(pos, rules):
+    """(fitting_cards of the suits with any number home but 13, of those with 14 or more), in
+    one pass: PROOF_CELLS_NO_BUILDING's safe cards on the reserve and on settled columns."""
     down = 1 if rules[R.DOWN_FOUNDATIONS] else 0
-    fitting = 0
+    off_13, past_half = 0, 0
     for suit in range(4):
         up, second = pos[FOUNDATIONS + suit], pos[FOUNDATIONS + suit + 4]
         if up + second != 13:
-            fitting |= SUIT_FITS[down, up, second] << (13 * suit)
-    return fitting
+            fitting = SUIT_FITS[down, up, second] << (13 * suit)
+            off_13 |= fitting
+            if up + second > 13:
+                past_half |= fitting
+    return off_13, past_half
 
 
 @jit_inline
@@ -540,8 +544,8 @@ def safe_cards(pos, rules, eager):
     if rules[R.SOLVER_PROOF] != R.PROOF_CELLS_NO_BUILDING:
         return 0, 0
     columns_settled = pos[LENGTHS + STOCK] == 0 and pos[REDEALS] >= rules[R.MAX_REDEALS]
-    return (fitting_cards_but_13(pos, rules),
-            fitting_cards(pos, rules, 14) if columns_settled else 0)
+    off_13, past_half = fitting_cards_off_13_and_past_half(pos, rules)
+    return off_13, past_half if columns_settled else 0
 
 
 @jit_inline
