@@ -44,6 +44,7 @@ from .records import (
     write_json_atomically,
 )
 from .simulate import compiled_player, play_deck
+from .solver import SEARCH_VERSION
 from .version import __version__
 
 log = logging.getLogger("simstats")
@@ -68,12 +69,15 @@ class RunOptions:
     def identity(self) -> dict:
         """What fixes a run's results; a resumed run must match it exactly. A policy's name
         does not fix its parameter values (a default may change between versions), so they
-        are part of it too."""
+        are part of it too; nor, for a policy that searches, the search's proofs and order
+        (SEARCH_VERSION)."""
         return {
             "games": self.games,
             "game": list(self.game_ids),
             "policy": list(self.policies),
             "parameters": {name: policy_parameters(name) for name in self.policies},
+            "search_version": (SEARCH_VERSION if any(policy_searches(name)
+                                                     for name in self.policies) else None),
             "seed": self.seed,
             "chunk_size": self.chunk_size,
             "rules_version": RULES_VERSION,
@@ -92,6 +96,11 @@ def policy_parameters(name: str) -> dict | None:
     if code.oracle:
         values.update({f"player.{key}": float(value) for key, value in code.player_values.items()})
     return values
+
+
+def policy_searches(name: str) -> bool:
+    code = resolve_policy(name).compiled
+    return code is not None and code.searches
 
 
 def plan_chunks(options: RunOptions) -> list[Chunk]:
@@ -192,8 +201,9 @@ class RunFolder:
             raise RunRefused(f"{self.dir} exists and is not a simstats run; choose another --out")
         if existing is not None:
             identity, theirs = self.options.identity(), existing.get("identity", {})
-            if "parameters" not in theirs:  # written before runs recorded them: not checked
-                identity.pop("parameters")
+            for key in ("parameters", "search_version"):
+                if key not in theirs:  # written before runs recorded it: not checked
+                    identity.pop(key)
             if theirs != identity:
                 raise RunRefused(_refusal(self.dir, theirs, identity))
             self.manifest = existing
@@ -251,9 +261,14 @@ def _jsonable(data: dict) -> dict:
 
 def _refusal(run_dir: Path, theirs: dict, ours: dict) -> str:
     """Why a folder's run cannot be resumed by this command, in one line."""
-    if {**theirs, "parameters": None} != {**ours, "parameters": None}:
+    unchecked = {"parameters": None, "search_version": None}
+    if {**theirs, **unchecked} != {**ours, **unchecked}:
         return (f"{run_dir} holds a run of another command ({_describe(theirs)}); "
                 "give the same options to resume it or choose another --out")
+    if theirs.get("search_version") != ours.get("search_version"):
+        return (f"{run_dir} holds a run whose policies searched with another version of the "
+                f"search ({theirs.get('search_version')} then, {ours.get('search_version')} "
+                "now), which wins other deals; choose another --out")
     changed = []
     for name in ours["parameters"]:
         then, now = theirs["parameters"].get(name) or {}, ours["parameters"][name] or {}

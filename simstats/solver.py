@@ -103,6 +103,11 @@ from .engine.state import (
 )
 from .jit import jit, jit_inline, prefetch_row, trailing_zeros
 
+# Bump when a change moves the search's verdicts or lines (a new proof, another order), not
+# for a speed-up that keeps them: runs of policies that search record it, and refuse to resume
+# with another (runner.RunOptions.identity).
+SEARCH_VERSION = 1
+
 SEARCH_LOST = 0
 SEARCH_WON = 1
 SEARCH_UNDECIDED = 2

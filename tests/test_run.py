@@ -17,7 +17,8 @@ from processes import default_ctrl_c
 
 from simstats.cli import DealCount
 from simstats.report import us_per_deal
-from simstats.runner import policy_parameters
+from simstats.runner import RunOptions, policy_parameters
+from simstats.solver import SEARCH_VERSION
 
 GAMES = ("--game", "cicely", "--game", "tournament")
 POLICIES = ("--policy", "foundation-only", "--policy", "random")
@@ -105,6 +106,33 @@ def test_a_run_whose_policy_values_changed_is_refused_not_mixed(cli, tmp_path):
     del manifest["identity"]["parameters"]  # a run from before values were recorded
     path.write_text(json.dumps(manifest))
     assert cli(*command).code == 0
+
+
+def test_a_run_made_with_another_search_is_refused_not_mixed(cli, tmp_path):
+    """A new proof moves which deals `solver` wins without changing a parameter value: a run
+    started with another version of the search is refused, in one line, and kept as it was;
+    policies that never search record none."""
+    out = tmp_path / "r"
+    command = ("run", "--games", "4", "--game", "cicely", "--policy", "solver[budget=2e4]",
+               "--policy", "foundation-only", "--out", out, "-q")
+    assert cli(*command).code == 0
+    path = out / "manifest.json"
+    manifest = json.loads(path.read_text())
+    assert manifest["identity"]["search_version"] == SEARCH_VERSION
+    manifest["identity"]["search_version"] = SEARCH_VERSION - 1
+    path.write_text(json.dumps(manifest))
+    before = {p.name: p.stat().st_mtime_ns for p in (out / "deals").iterdir()}
+    result = cli(*command)
+    assert result.code == 2 and result.stderr.count("\n") == 1
+    assert (f"another version of the search ({SEARCH_VERSION - 1} then, {SEARCH_VERSION} now)"
+            in result.stderr)
+    assert {p.name: p.stat().st_mtime_ns for p in (out / "deals").iterdir()} == before
+    del manifest["identity"]["search_version"]  # a run from before the version was recorded
+    path.write_text(json.dumps(manifest))
+    assert cli(*command).code == 0
+    assert RunOptions(1, ("cicely",), ("solver",)).identity()["search_version"] == SEARCH_VERSION
+    assert RunOptions(1, ("cicely",), ("oracle",)).identity()["search_version"] == SEARCH_VERSION
+    assert RunOptions(1, ("cicely",), ("lookahead", "dig")).identity()["search_version"] is None
 
 
 def test_the_oracle_records_its_fair_players_values_too():

@@ -84,6 +84,13 @@ class PolicyCode:
         defaults."""
         return self.values if self.player_class is self.cls else dict(self.player_class.parameters)
 
+    @property
+    def searches(self) -> bool:
+        """Whether the policy runs the exact search (simstats/solver.py): its workspace holds
+        the search's table."""
+        declared = self.cls.workspace if self.oracle else self.player_class.workspace
+        return "search_table" in _declarations(declared, self.values)
+
     def params(self) -> np.ndarray:
         """The parameter record (one element) of the player, read by name in compiled code."""
         player = self.player_class
