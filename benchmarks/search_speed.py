@@ -8,8 +8,10 @@ For each game with a perfect-information search, the opening positions of deals 
 search of `--before` (checked out into a temporary git worktree and run in a subprocess, so
 both use their own package) and once by this checkout's. Both run the exact search (no eager
 plays, no restarts) and then the oracle's full verdict (solve_position). Reported: positions a
-second, seconds, verdicts, and whether both searches agree move for move on every line (the
-same fixed move order must give the same results). Then, in the same processes, the `solver`
+second, seconds, verdicts, whether both searches agree move for move on every line (the
+same fixed move order must give the same results), and the seconds each took to reach its
+verdicts on the positions both decide (a sound proof that prunes makes positions fewer and
+dearer: the time to a verdict is what a user waits for). Then, in the same processes, the `solver`
 policy's time per Tournament deal against `foundation-only`'s (best of the repeats; the issue's
 measure of what the search costs a player), and in this checkout that of any other policy given
 in --solvers. Figures go to benchmarks/search_speed.md (the file is written anew: keep its
@@ -27,6 +29,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+UNDECIDED = 2  # the verdict code of a search that ran out of budget, in both checkouts
 
 # Runs in either checkout: only names both searches share.
 MEASURE = r'''
@@ -58,16 +61,18 @@ for game_id in games:
         for _ in range(exact_repeats):
             rows, nodes, began = [], 0, time.perf_counter()
             for start in starts:
+                row_began = time.perf_counter()
                 if kind == "exact":
                     verdict = S.solve(start, game.array, budget, MOVE_LIMIT, False, work)
                 else:
                     verdict = S.solve_position(start, game.array, budget, work)
+                row_seconds = time.perf_counter() - row_began
                 info = work[S.INFO_BUFFER]
                 searched = int(info[S.NODES])
                 nodes += searched
                 line = (work[S.LINE_BUFFER][: info[S.LINE_LENGTH]] if verdict == WON
                         else work[S.BEST_BUFFER][: info[S.BEST_LENGTH]])
-                rows.append([int(verdict), searched, [int(m) for m in line]])
+                rows.append([int(verdict), searched, [int(m) for m in line], row_seconds])
             seconds = time.perf_counter() - began
             if best is None or seconds < best[0]:
                 best = (seconds, nodes, rows)
@@ -143,8 +148,9 @@ def main() -> None:
         "whole verdict (eager searches, restarts, then the exact one).",
         "",
         "| game | search | positions a second before | after | speed-up | verdicts before "
-        "(won/lost/undecided) | after | same lines |",
-        "|---|---|---|---|---|---|---|---|",
+        "(won/lost/undecided) | after | same lines | decided by both: seconds before | after "
+        "| speed-up |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for old, new in zip(before["searches"], after["searches"], strict=True):
         rate_old = old["nodes"] / old["seconds"]
@@ -154,10 +160,15 @@ def main() -> None:
             counts = [sum(1 for r in result["rows"] if r[0] == v) for v in (1, 0, 2)]
             return "/".join(str(c) for c in counts)
 
-        same = sum(1 for a, b in zip(old["rows"], new["rows"], strict=True) if a == b)
+        pairs = list(zip(old["rows"], new["rows"], strict=True))
+        same = sum(1 for a, b in pairs if a[:3] == b[:3])
+        # what a user waits for: the time to a verdict, on the positions both searches decide
+        both = [(a[3], b[3]) for a, b in pairs if a[0] != UNDECIDED and b[0] != UNDECIDED]
+        waited_old, waited_new = sum(a for a, _ in both), sum(b for _, b in both)
         lines.append(f"| {old['game']} | {old['kind']} | {rate_old:,.0f} | {rate_new:,.0f} | "
                      f"{rate_new / rate_old:.2f}x | {verdicts(old)} | {verdicts(new)} | "
-                     f"{same} of {len(old['rows'])} |")
+                     f"{same} of {len(old['rows'])} | {waited_old:.3f} ({len(both)}) | "
+                     f"{waited_new:.3f} | {waited_old / waited_new:.2f}x |")
     lines += [
         "",
         f"The `solver` policy on Tournament deals 0-{args.policy_deals - 1} against "
