@@ -50,6 +50,8 @@ from .version import __version__
 log = logging.getLogger("simstats")
 
 DEFAULT_CHUNK_SIZE = 50_000
+# parts of a run's identity that older manifests lack: checked only where recorded
+RECORDED_LATER = ("parameters", "search_version")
 
 
 @dataclass(frozen=True)
@@ -201,7 +203,7 @@ class RunFolder:
             raise RunRefused(f"{self.dir} exists and is not a simstats run; choose another --out")
         if existing is not None:
             identity, theirs = self.options.identity(), existing.get("identity", {})
-            for key in ("parameters", "search_version"):
+            for key in RECORDED_LATER:
                 if key not in theirs:  # written before runs recorded it: not checked
                     identity.pop(key)
             if theirs != identity:
@@ -261,7 +263,7 @@ def _jsonable(data: dict) -> dict:
 
 def _refusal(run_dir: Path, theirs: dict, ours: dict) -> str:
     """Why a folder's run cannot be resumed by this command, in one line."""
-    unchecked = {"parameters": None, "search_version": None}
+    unchecked = dict.fromkeys(RECORDED_LATER)
     if {**theirs, **unchecked} != {**ours, **unchecked}:
         return (f"{run_dir} holds a run of another command ({_describe(theirs)}); "
                 "give the same options to resume it or choose another --out")

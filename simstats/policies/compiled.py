@@ -84,12 +84,16 @@ class PolicyCode:
         defaults."""
         return self.values if self.player_class is self.cls else dict(self.player_class.parameters)
 
+    def workspace(self) -> dict:
+        """The workspace fields declared for these values (the oracle's own, not its player's)."""
+        return _declarations(self.cls.workspace if self.oracle else self.player_class.workspace,
+                             self.values)
+
     @property
     def searches(self) -> bool:
         """Whether the policy runs the exact search (simstats/solver.py): its workspace holds
         the search's table."""
-        declared = self.cls.workspace if self.oracle else self.player_class.workspace
-        return "search_table" in _declarations(declared, self.values)
+        return "search_table" in self.workspace()
 
     def params(self) -> np.ndarray:
         """The parameter record (one element) of the player, read by name in compiled code."""
@@ -111,8 +115,7 @@ class PolicyCode:
         fields first, cleared to their start values; then the workspace, set up once."""
         player = self.player_class
         memory = _declarations(player.memory, self.values)
-        workspace = _declarations(self.cls.workspace if self.oracle else player.workspace,
-                                  self.values)
+        workspace = self.workspace()
         fields = {**memory, **workspace} or {"_": api.scalar(np.int8)}
         dtype = np.dtype([_field_dtype(n, f) for n, f in fields.items()], align=True)
         record = np.zeros(1, dtype=dtype)
