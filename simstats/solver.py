@@ -42,6 +42,13 @@ state, stock order included, and is a perfect-information bound rather than a pl
     (tests/test_solver.py holds one of each).
   In Kingsdown Eights a card goes home at once when no card can ever be built on it (see
   nothing_builds_on).
+- No separate dominance rule in Tournament and Napoleon's Flank: two positions with the same
+  columns and stock, one reserve holding cards the other lacks, differ by those cards being
+  home (all 104 are always somewhere), so the fuller reserve holds a card that fits home. The
+  proof above has already played it there, except with 13 of its suit home, where playing it
+  is not as good (tests/test_solver.py: FIXED_BOUNDARY, a won position that this loses).
+  Measured: in the exact searches of 294 settled Tournament positions, every expanded position
+  with a reserve card that fits home had 13 of that suit home (7.0% of 1.12 million).
 - Transfers only as part of a play home: when 13 cards of a suit are home (one of each rank),
   transfers can shift the two piles' boundary to accept any rank of the suit and back again, so
   all such boundaries are one position for the search (one fingerprint), and a card of that suit
