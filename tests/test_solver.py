@@ -784,14 +784,7 @@ def low_suit_endgames(draw):
 @settings(max_examples=30, deadline=None, suppress_health_check=ENDGAME_HEALTH)
 @given(data=st.data())
 def test_reserve_cards_sent_home_below_14_agree_with_brute_force(work, deep_work, data):
-    start = data.draw(low_suit_endgames())
-    rules = TOURNAMENT.array
-    expected = winnable_by_brute_force(start, rules)
-    result = solve(start, rules, 1_000_000, 2000, False, work)
-    assert result == (SEARCH_WON if expected else SEARCH_LOST)
-    if result == SEARCH_WON:
-        assert foundation_cards(replay(start, line_of(work, result), rules)) == 104
-    assert solve(start, rules, 1_000_000, 2000, False, deep_work) == result
+    check_against_brute_force(data.draw(low_suit_endgames()), work, deep_work)
 
 
 def blocked_endgame(draw_int, shuffled) -> np.ndarray:
