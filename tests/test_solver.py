@@ -332,6 +332,18 @@ def winnable_by_brute_force(start: np.ndarray, rules, cells: bool = True) -> boo
     return False
 
 
+def suit_home(state, suit, first, home, kingsdown=False) -> list[int]:
+    """Put `home` cards of `suit` on its foundations, `first` on the first (up from the ace)
+    and the rest on the second (down from the king; in Kingsdown Eights up from the ace too);
+    the suit's cards not home."""
+    state[FOUNDATIONS + suit], state[FOUNDATIONS + suit + 4] = first, home - first
+    out = []
+    for rank in range(13):
+        second_holds = rank < home - first if kingsdown else rank >= 13 - (home - first)
+        out += [suit * 13 + rank] * (2 - (rank < first) - second_holds)
+    return out
+
+
 @st.composite
 def small_endgames(draw, game_id):
     """Foundation counts near full, and the 5-10 cards not home dealt to the reserve and the
@@ -342,11 +354,7 @@ def small_endgames(draw, game_id):
     outside = []
     for suit in range(4):
         home = draw(st.integers(20, 26))
-        first = draw(st.integers(home - 13, 13))
-        state[FOUNDATIONS + suit], state[FOUNDATIONS + suit + 4] = first, home - first
-        for rank in range(13):
-            second_holds = rank < home - first if kingsdown else rank >= 13 - (home - first)
-            outside += [suit * 13 + rank] * (2 - (rank < first) - second_holds)
+        outside += suit_home(state, suit, draw(st.integers(home - 13, 13)), home, kingsdown)
     assume(5 <= len(outside) <= 10)
     outside = draw(st.permutations(outside))
     for i, card in enumerate(outside):
@@ -373,18 +381,7 @@ ENDGAME_HEALTH = [HealthCheck.too_slow, HealthCheck.filter_too_much]
 @given(data=st.data())
 @pytest.mark.parametrize("game_id", ["tournament", "kingsdown-eights"])
 def test_the_search_agrees_with_brute_force(work, deep_work, game_id, data):
-    start = data.draw(small_endgames(game_id))
-    rules = get_game(game_id).array
-    expected = winnable_by_brute_force(start, rules, cells=game_id == "tournament")
-    result = solve(start, rules, 1_000_000, 2000, False, work)
-    assert result == (SEARCH_WON if expected else SEARCH_LOST)
-    if result == SEARCH_WON:
-        assert foundation_cards(replay(start, line_of(work, result), rules)) == 104
-    # a table of 16 entries, full at once: replacing entries costs time, never the verdict
-    tiny = search_buffers(table_bits=4)
-    assert solve(start, rules, 1_000_000, 2000, False, tiny) == result
-    # a deep search (past the move guard) agrees too
-    assert solve(start, rules, 1_000_000, 2000, False, deep_work) == result
+    check_against_brute_force(data.draw(small_endgames(game_id)), work, deep_work, game_id)
 
 
 
@@ -765,11 +762,8 @@ def low_suit_endgames(draw):
     outside = []
     for suit in range(4):
         home = draw(st.integers(11, 13)) if suit == low else draw(st.integers(25, 26))
-        first = draw(st.integers(max(0, home - 13), min(13, home)))
-        state[FOUNDATIONS + suit], state[FOUNDATIONS + suit + 4] = first, home - first
-        for rank in range(13):
-            second_holds = rank >= 13 - (home - first)
-            outside += [suit * 13 + rank] * (2 - (rank < first) - second_holds)
+        outside += suit_home(state, suit, draw(st.integers(max(0, home - 13), min(13, home))),
+                             home)
     assume(len(outside) <= 16)
     outside = draw(st.permutations(outside))
     cells = draw(st.integers(3, 8))
@@ -800,10 +794,7 @@ def blocked_endgame(draw_int, shuffled) -> np.ndarray:
     outside = []
     for suit in range(4):
         home = draw_int(9, 26) if suit == low else draw_int(18, 26)
-        up = draw_int(max(0, home - 13), min(13, home))
-        state[FOUNDATIONS + suit], state[FOUNDATIONS + suit + 4] = up, home - up
-        for rank in range(13):
-            outside += [suit * 13 + rank] * (2 - (rank < up) - (rank >= 13 - (home - up)))
+        outside += suit_home(state, suit, draw_int(max(0, home - 13), min(13, home)), home)
     if not 14 <= len(outside) <= 26:
         return None
 
@@ -837,16 +828,18 @@ def blocked_endgames(draw):
     return state
 
 
-def check_against_brute_force(start, work, deep_work) -> bool:
+def check_against_brute_force(start, work, deep_work, game_id="tournament") -> bool:
     """The exact search's verdict, deep, with a table of 16 entries and as a schedule of small
     searches sharing their marks, each against the brute-force search; whether it is won."""
-    rules = TOURNAMENT.array
-    expected = winnable_by_brute_force(start, rules)
+    rules = get_game(game_id).array
+    expected = winnable_by_brute_force(start, rules, cells=game_id == "tournament")
     result = solve(start, rules, 1_000_000, 2000, False, work)
     assert result == (SEARCH_WON if expected else SEARCH_LOST)
     if result == SEARCH_WON:
         assert foundation_cards(replay(start, line_of(work, result), rules)) == 104
+    # a deep search (past the move guard) agrees too
     assert solve(start, rules, 1_000_000, 2000, False, deep_work) == result
+    # a table of 16 entries, full at once: replacing entries costs time, never the verdict
     assert solve(start, rules, 1_000_000, 2000, False, search_buffers(table_bits=4)) == result
     assert memo_schedule(start, rules, work, 3, False, 63, last=1_000_000)[0] == result
     return expected
