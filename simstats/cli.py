@@ -308,7 +308,8 @@ def replay(trace_path, html_path) -> None:
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
 @click.option("--workers", type=click.IntRange(min=1), help="Worker processes. Default: all cores.")
 @click.option("--chunk-size", type=DealCount(), default=None,
-              help="Deals per chunk (the unit of work, of files and of resuming). Default: 50000.")
+              help="Deals per chunk (the unit of work, of files and of resuming). Default: "
+              "a game and policy's deals in 8 chunks of 1000 to 50000 (or the resumed run's).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False),
               help="Run folder. Default: results/run-<date>-<time>.")
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local",
@@ -319,10 +320,10 @@ def run(games, game_names, policy_names, seed, workers, chunk_size, out_dir, bac
         quiet) -> None:
     """Play every game with every policy on the same deals, in parallel; resumable."""
     from .runner import (
-        DEFAULT_CHUNK_SIZE,
         RunError,
         RunOptions,
         RunRefused,
+        chunk_size_for,
         default_out_dir,
         default_workers,
         execute,
@@ -334,14 +335,15 @@ def run(games, game_names, policy_names, seed, workers, chunk_size, out_dir, bac
         _policy(name)
     if scheduler and backend != "dask":
         raise BadInput("--scheduler needs --backend dask")
+    out = Path(out_dir) if out_dir else default_out_dir()
     options = RunOptions(
         games=games,
         game_ids=game_ids,
         policies=policies,
         seed=seed,
-        chunk_size=chunk_size or min(DEFAULT_CHUNK_SIZE, games),
+        chunk_size=chunk_size_for(games, out, chunk_size),
         workers=workers or default_workers(),
-        out=Path(out_dir) if out_dir else default_out_dir(),
+        out=out,
         backend=backend,
         scheduler=scheduler,
         quiet=quiet,

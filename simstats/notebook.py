@@ -126,7 +126,7 @@ def play_run(games: int, game: list[str] | tuple[str, ...] | None = None,
     from .policies import resolve_policy
     from .registry import DEFAULT_POLICIES
     from .report import write_report
-    from .runner import DEFAULT_CHUNK_SIZE, RunOptions, default_workers, execute
+    from .runner import RunOptions, chunk_size_for, default_workers, execute
 
     if isinstance(game, str) or isinstance(policy, str):
         raise TypeError("give game and policy as lists of names")
@@ -143,7 +143,7 @@ def play_run(games: int, game: list[str] | tuple[str, ...] | None = None,
     command += ["--seed", str(seed), "--out", str(out)]
     options = RunOptions(
         games=int(games), game_ids=game_ids, policies=policies, seed=int(seed),
-        chunk_size=int(chunk_size or min(DEFAULT_CHUNK_SIZE, games)),
+        chunk_size=chunk_size_for(int(games), out, chunk_size),
         workers=int(workers or default_workers()), out=out, quiet=True, command=tuple(command),
     )
     execute(options, echo=print)

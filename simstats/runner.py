@@ -49,7 +49,9 @@ from .version import __version__
 
 log = logging.getLogger("simstats")
 
-DEFAULT_CHUNK_SIZE = 50_000
+DEFAULT_CHUNK_SIZE = 50_000  # the most deals of a chunk that chunk_size_for chooses
+LEAST_DEFAULT_CHUNK = 1_000  # and the fewest, unless the run has fewer deals
+CHUNKS_PER_PAIR = 8  # chunks per game and policy that chunk_size_for aims at
 # parts of a run's identity that older manifests lack: checked only where recorded
 RECORDED_LATER = ("parameters", "search_version")
 
@@ -85,6 +87,23 @@ class RunOptions:
             "rules_version": RULES_VERSION,
             "deal_stream_version": DEAL_STREAM_VERSION,
         }
+
+
+def chunk_size_for(games: int, out: Path | None, given: int | None = None) -> int:
+    """The chunk size of a run: `given` (--chunk-size); else the one of the run in `out`, so
+    that the same command resumes a run whatever the default was when it began; else a game
+    and policy's deals in CHUNKS_PER_PAIR chunks of LEAST_DEFAULT_CHUNK to DEFAULT_CHUNK_SIZE.
+    A run of one costly policy then keeps every core busy and its progress bar moving, and an
+    interruption loses little; a million deals are still chunks of 50,000, not files of a few.
+    It does not depend on the workers, so that a run resumes on any machine."""
+    if given:
+        return int(given)
+    existing = read_manifest(Path(out)) if out is not None else None
+    recorded = (existing or {}).get("identity", {}).get("chunk_size")
+    if isinstance(recorded, int) and recorded > 0:
+        return recorded
+    share = -(-games // CHUNKS_PER_PAIR)
+    return min(games, max(LEAST_DEFAULT_CHUNK, min(DEFAULT_CHUNK_SIZE, share)))
 
 
 def policy_parameters(name: str) -> dict | None:

@@ -17,7 +17,7 @@ from processes import default_ctrl_c
 
 from simstats.cli import DealCount
 from simstats.report import us_per_deal
-from simstats.runner import RunOptions, policy_parameters
+from simstats.runner import RunOptions, chunk_size_for, policy_parameters
 from simstats.solver import SEARCH_VERSION
 
 GAMES = ("--game", "cicely", "--game", "tournament")
@@ -40,6 +40,37 @@ def test_same_table_whatever_workers_and_chunk_size(cli, tmp_path):
                                       "foundation_cards", "moves", "deals", "redeals", "end"]
     assert one.groupby(["game", "policy"]).deal.apply(lambda d: list(d) == list(range(3000))).all()
     assert set(one.end) <= {"won", "no_moves", "resigned", "move_limit"}
+
+
+@pytest.mark.parametrize("games, size", [(10**6, 50_000), (10**5, 12_500), (20_000, 2_500),
+                                         (5_000, 1_000), (1_001, 1_000), (300, 300)])
+def test_default_chunks_split_each_game_and_policy_eight_ways_within_bounds(games, size):
+    assert chunk_size_for(games, None) == size
+    assert chunk_size_for(games, None, 700) == 700
+
+
+def test_without_chunk_size_a_run_gives_both_workers_work_and_resumes_with_its_own(cli, tmp_path):
+    """One costly policy's deals are not one chunk on one core; and the same command resumes a
+    run begun with another chunk size (as a run begun under an older default was)."""
+    out = tmp_path / "r"
+    result = cli("run", "--games", "2000", "--game", "cicely", "--policy", "random",
+                 "--out", out, "-q", "--workers", "2")
+    assert result.code == 0, result.stderr
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["identity"]["chunk_size"] == 1000
+    assert sorted(c["deals"] for c in manifest["chunks"].values()) == [1000, 1000]
+    begun = tmp_path / "begun"
+    first = cli("run", "--games", "3000", "--game", "cicely", "--policy", "random",
+                "--out", begun, "-q", "--chunk-size", "700")
+    assert first.code == 0, first.stderr
+    again = cli("run", "--games", "3000", "--game", "cicely", "--policy", "random",
+                "--out", begun, "-q")
+    assert again.code == 0, again.stderr
+    assert "resuming" in again.stdout
+    assert chunk_size_for(3000, begun) == 700
+    other = cli("run", "--games", "3000", "--game", "cicely", "--policy", "random",
+                "--out", begun, "-q", "--chunk-size", "1000")
+    assert other.code != 0 and "another command" in other.stderr
 
 
 def test_log_holds_worker_lines_naming_chunk_game_and_policy(cli, tmp_path):
