@@ -125,11 +125,18 @@ def write_json_atomically(path: Path, data: dict) -> None:
     write_text_atomically(path, json.dumps(data, indent=2) + "\n")
 
 
+MANIFEST_TABLES = ("identity", "options", "chunks")  # a manifest's parts that are objects
+
+
 def read_manifest(run_dir: Path) -> dict | None:
     path = run_dir / MANIFEST
     if not path.is_file():
         return None
     try:
-        return json.loads(path.read_text())
+        manifest = json.loads(path.read_text())
     except (OSError, ValueError):
         return None
+    if not isinstance(manifest, dict) or any(
+            not isinstance(manifest.get(part, {}), dict) for part in MANIFEST_TABLES):
+        return None  # not written by simstats: read as no manifest
+    return manifest

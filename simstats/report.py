@@ -149,7 +149,7 @@ def collect(run_dir: Path) -> RunData:
     run_dir = Path(run_dir)
     manifest = read_manifest(run_dir)
     if manifest is None or not (run_dir / DEALS_DIR).is_dir():
-        raise NotARun(f"{run_dir} is not a simstats run (no manifest.json and deals/)")
+        raise NotARun(f"{run_dir} is not a simstats run (no readable manifest.json and deals/)")
     tallies: dict[tuple[str, str], Tally] = {}
     files: dict[tuple[str, str], list[Path]] = {}
     for path in sorted((run_dir / DEALS_DIR).glob("*.parquet")):

@@ -99,7 +99,8 @@ def chunk_size_for(games: int, out: Path | None, given: int | None = None) -> in
     if given:
         return int(given)
     existing = read_manifest(Path(out)) if out is not None else None
-    recorded = (existing or {}).get("identity", {}).get("chunk_size")
+    identity = existing.get("identity") if existing else None
+    recorded = identity.get("chunk_size") if isinstance(identity, dict) else None
     if isinstance(recorded, int) and recorded > 0:
         return recorded
     share = -(-games // CHUNKS_PER_PAIR)
@@ -221,7 +222,10 @@ class RunFolder:
         if existing is None and self.dir.exists() and any(self.dir.iterdir()):
             raise RunRefused(f"{self.dir} exists and is not a simstats run; choose another --out")
         if existing is not None:
-            identity, theirs = self.options.identity(), existing.get("identity", {})
+            identity, theirs = self.options.identity(), existing.get("identity")
+            if not isinstance(theirs, dict):
+                raise RunRefused(f"{self.dir} holds a manifest.json without a run's identity; "
+                                 "choose another --out")
             for key in RECORDED_LATER:
                 if key not in theirs:  # written before runs recorded it: not checked
                     identity.pop(key)

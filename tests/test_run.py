@@ -182,6 +182,20 @@ def test_a_folder_that_is_not_a_run_is_refused(cli, tmp_path):
     assert (tmp_path / "precious.txt").read_text() == "keep me"
 
 
+@pytest.mark.parametrize("text", ['[1, 2]', '{"identity": 5}', '{"chunks": 3}',
+                                  '{"status": "complete"}'])
+def test_a_manifest_simstats_did_not_write_is_refused_in_one_line_and_kept(cli, tmp_path, text):
+    (tmp_path / "deals").mkdir()
+    (tmp_path / "manifest.json").write_text(text)
+    run = cli("run", "--games", "10", "--game", "cicely", "--policy", "random", "--out",
+              tmp_path, "-q")
+    assert run.code == 2 and run.stderr.count("\n") == 1, run.stderr
+    assert "not a simstats run" in run.stderr or "without a run's identity" in run.stderr
+    report = cli("report", tmp_path)  # refused, or a report of no deals: never a traceback
+    assert report.code == 0 or (report.code == 2 and report.stderr.count("\n") == 1), report.stderr
+    assert (tmp_path / "manifest.json").read_text() == text
+
+
 def test_a_folder_that_cannot_be_created_is_refused_in_one_line(cli, tmp_path):
     (tmp_path / "file").write_text("a file, not a folder")
     for out in (tmp_path / "file" / "run", Path("/proc/simstats-cannot-write-here")):
