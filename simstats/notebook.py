@@ -64,9 +64,12 @@ class Run:
         return int(self.manifest.get("identity", {}).get("games", 0))
 
     def __repr__(self) -> str:
-        rows = "no deals/" if self.deals is None else f"{len(self.deals):,} deal rows"
-        return (f"<Run {self.path}: {len(self.games)} games x {len(self.policies)} policies x "
-                f"{self.deals_per_game:,} deals, seed {self.seed}, "
+        from .runner import counted
+
+        rows = "no deals/" if self.deals is None else counted(len(self.deals), "deal row")
+        return (f"<Run {self.path}: {counted(len(self.games), 'game')} x "
+                f"{counted(len(self.policies), 'policy', 'policies')} x "
+                f"{counted(self.deals_per_game, 'deal')}, seed {self.seed}, "
                 f"status {self.manifest.get('status')}, {rows}>")
 
 

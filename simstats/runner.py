@@ -184,6 +184,11 @@ def run_chunk(run_dir: str, chunk: Chunk, seed: int) -> dict:
             "play_seconds": play_seconds}
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """'1 game', '2 games', '20,000 deals'."""
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
+
+
 def default_workers() -> int:
     counter = getattr(os, "process_cpu_count", None)
     if counter is not None:
@@ -474,9 +479,10 @@ def execute(options: RunOptions, echo: Callable[[str], None] = print) -> RunFold
         total = options.games * len(options.game_ids) * len(options.policies)
         remaining = sum(c.count for c in chunks)
         resumed = " (resuming)" if total - remaining else ""
-        echo(f"simstats run{resumed}: {len(options.game_ids)} games x {len(options.policies)} "
-             f"policies x {options.games:,} deals, seed {options.seed}, "
-             f"{options.workers} workers -> {run.dir}")
+        echo(f"simstats run{resumed}: {counted(len(options.game_ids), 'game')} x "
+             f"{counted(len(options.policies), 'policy', 'policies')} x "
+             f"{counted(options.games, 'deal')}, seed {options.seed}, "
+             f"{counted(options.workers, 'worker')} -> {run.dir}")
         log.info("run started%s: %s", resumed, " ".join(options.command))
         if options.backend == "dask" and options.scheduler:
             from .cluster import check_scheduler

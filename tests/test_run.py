@@ -56,6 +56,7 @@ def test_without_chunk_size_a_run_gives_both_workers_work_and_resumes_with_its_o
     result = cli("run", "--games", "2000", "--game", "cicely", "--policy", "random",
                  "--out", out, "-q", "--workers", "2")
     assert result.code == 0, result.stderr
+    assert "1 game x 1 policy x 2,000 deals, seed 0, 2 workers" in result.stdout
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["identity"]["chunk_size"] == 1000
     assert sorted(c["deals"] for c in manifest["chunks"].values()) == [1000, 1000]
