@@ -98,9 +98,8 @@ def chunk_size_for(games: int, out: Path | None, given: int | None = None) -> in
     It does not depend on the workers, so that a run resumes on any machine."""
     if given:
         return int(given)
-    existing = read_manifest(Path(out)) if out is not None else None
-    identity = existing.get("identity") if existing else None
-    recorded = identity.get("chunk_size") if isinstance(identity, dict) else None
+    existing = (read_manifest(Path(out)) if out is not None else None) or {}
+    recorded = existing.get("identity", {}).get("chunk_size")  # read_manifest: an object
     if isinstance(recorded, int) and recorded > 0:
         return recorded
     share = -(-games // CHUNKS_PER_PAIR)
@@ -228,7 +227,7 @@ class RunFolder:
             raise RunRefused(f"{self.dir} exists and is not a simstats run; choose another --out")
         if existing is not None:
             identity, theirs = self.options.identity(), existing.get("identity")
-            if not isinstance(theirs, dict):
+            if theirs is None:  # read_manifest leaves only an object or nothing
                 raise RunRefused(f"{self.dir} holds a manifest.json without a run's identity; "
                                  "choose another --out")
             for key in RECORDED_LATER:
