@@ -1,6 +1,6 @@
 """The Dask backend of `simstats run`: chunks play on a local cluster or at `--scheduler`.
 Worker log records reach run.log through `Client.forward_logging`: this process re-emits them on
-its "simstats" logger, with the worker's process name and pid (tests/test_cluster.py checks it).
+its "simstats" logger, with the worker's process name and pid (tests/run/test_cluster.py checks it).
 """
 
 from __future__ import annotations

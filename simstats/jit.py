@@ -123,8 +123,8 @@ class LoweringWithoutWraparound(NativeLowering):
     """numba's lowering, with array indices taken as given: numba checks every signed index
     for a negative value to wrap around (numba issue 3205: no option turns it off), a compare
     and a select on each array access of the search's hot loop. The package's compiled code
-    never indexes from the end (tests/test_indices.py runs it bounds-checked, where a negative
-    index raises). Measured: the exact searches 8-11% more positions a second
+    never indexes from the end (tests/policies/test_indices.py runs it bounds-checked, where a
+    negative index raises). Measured: the exact searches 8-11% more positions a second
     (benchmarks/search_speed.md)."""
 
     _name = "simstats_lowering_without_wraparound"

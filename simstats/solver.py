@@ -39,14 +39,15 @@ state, stock order included, and is a perfect-information bound rather than a pl
     search proves only what no line cut at the guard could change, as before). At 13 the card
     would fix the boundary that transfers leave free, and a column's card below 14 would leave
     its twin in another column with no cell to go to: both lose deals that can be won
-    (tests/test_solver.py holds one of each).
+    (tests/search/test_search_positions.py holds one of each).
   In Kingsdown Eights a card goes home at once when no card can ever be built on it (see
   nothing_builds_on).
 - No separate dominance rule in Tournament and Napoleon's Flank: two positions with the same
   columns and stock, one reserve holding cards the other lacks, differ by those cards being
   home (all 104 are always somewhere), so the fuller reserve holds a card that fits home. The
   proof above has already played it there, except with 13 of its suit home, where playing it
-  is not as good (tests/test_solver.py: FIXED_BOUNDARY, a won position that this loses).
+  is not as good (tests/search/test_search_positions.py: FIXED_BOUNDARY, a won position that
+  this loses).
   Measured: in the exact searches of 294 settled Tournament positions, every expanded position
   with a reserve card that fits home had 13 of that suit home (7.0% of 1.12 million).
 - Transfers only as part of a play home: when 13 cards of a suit are home (one of each rank),

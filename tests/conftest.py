@@ -9,6 +9,10 @@ import pytest
 
 from simstats.cli import main
 
+# The helper modules in tests/ that assert (test files import them as top-level modules, with
+# tests/ on the path: pyproject.toml's pythonpath): their failures explained as in a test file.
+pytest.register_assert_rewrite("conservation", "hidden_cards", "search_helpers")
+
 
 @dataclass
 class CliResult:

@@ -1,5 +1,5 @@
 """Record the per-deal outcomes of every built-in policy (seed 0) into tests/data, so that a
-refactor can be checked to leave them identical (tests/test_outcomes_unchanged.py).
+refactor can be checked to leave them identical (tests/policies/test_outcomes_unchanged.py).
 
 Run it only from code whose results are the reference: `python tests/record_builtin_outcomes.py`.
 """

@@ -420,7 +420,8 @@ def undo_deal(s, rules, stock_before):
 def undo_move(s, rules, move, token):
     """Take back `move`, the last move made on `s`, given undo_token(s, rules, move) as read
     before it: apply_move's exact inverse, so that a search can make and unmake moves in place
-    instead of copying positions (tests/test_properties.py checks every game both ways)."""
+    instead of copying positions (tests/engine/test_properties.py checks every game both
+    ways)."""
     s[MOVES] -= 1
     if move == DEAL:
         s[DEALS] -= 1

@@ -217,7 +217,7 @@ def take_step(pos, rules, step):
         apply_move(pos, rules, step)
         # a deal or redeal (step >= DEAL) that lets no card go home counts as quiet too, as it
         # always has: this test once read a pile past the last one for them (found by
-        # tests/test_indices.py), and that read always found no HIDDEN card
+        # tests/policies/test_indices.py), and that read always found no HIDDEN card
         if play_home(pos, rules) == 0 and step % N_PLACES < TABLEAU and (
                 step >= DEAL or pile_top(pos, step // N_PLACES) != HIDDEN):
             return -1

@@ -19,7 +19,7 @@ from simstats.games import get_game
 from simstats.policies import resolve_policy
 from simstats.simulate import OUTCOME_COLUMNS, run_compiled
 
-RECORDED = np.load(Path(__file__).parent / "data" / "builtin_outcomes.npz")
+RECORDED = np.load(Path(__file__).parents[1] / "data" / "builtin_outcomes.npz")
 CI_DEALS = {"lookahead": 1000, "solver": 200, "rollout": 60, "oracle": 20}
 
 

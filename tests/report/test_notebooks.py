@@ -21,7 +21,7 @@ from simstats.report import NotARun, collect
 from simstats.runner import policy_parameters
 from simstats.stats import mcnemar_exact_p
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 GAMES = ("tournament", "cicely")
 POLICIES = ("foundation-only", "dig")

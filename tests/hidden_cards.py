@@ -1,21 +1,18 @@
-"""Fairness: changing cards the player cannot see (the stock's order; Napoleon's Flank's buried
-column cards) changes no policy's moves until the change becomes visible (docs/rules.md
-section 8)."""
+"""Fairness checks shared by the policy tests and the guides' tests: the deck positions a player
+never sees, and two decks that differ only there played in step, with the same choices asserted
+while the player's views agree (docs/rules.md section 8)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
-import pytest
 
 from simstats.deals import deal_deck
 from simstats.engine.moves import apply_move, lay_out, status
 from simstats.engine.notation import parse_move
 from simstats.engine.observe import Observation, blank_observation, observe
 from simstats.engine.state import ONGOING, new_state
-from simstats.games import GAMES, get_game
-from simstats.policies import BUILTINS, CompiledPlayer, resolve_policy
+from simstats.games import get_game
+from simstats.policies import resolve_policy
 from simstats.simulate import start_policy
 
 
@@ -68,21 +65,16 @@ def moves_while_views_agree(game_id, policy_name, deck_a, deck_b, seed, deal) ->
     return steps
 
 
-EXAMPLES = Path(__file__).parents[1] / "examples"
 # The planner samples and solves at every card it sees: fewer, smaller searches keep this
 # test short (parameters are data; the code is the same); margin 1 makes it leave lookahead's
 # plan more often, and its samples are judged by fair playouts, which observe the samples.
 CHEAPER = {"planner":
            "planner[samples=4,proposals=4,effort=3000,budget=25000,margin=1,playout=1]"}
-EXAMPLE_PLUGINS = [f"{EXAMPLES / 'greedy_cells.py'}:GreedyCells",
-                   f"{EXAMPLES / 'blind_digger.py'}:BlindDigger"]
-# rollout with blind-digger playouts draws its samples from what the player remembers
-REMEMBERING_ROLLOUT = ["rollout[base=3,samples=2]"]
 
 
-@pytest.mark.parametrize("policy", sorted(BUILTINS) + EXAMPLE_PLUGINS + REMEMBERING_ROLLOUT)
-@pytest.mark.parametrize("game_id", sorted(GAMES))
-def test_changing_hidden_cards_changes_no_move_until_seen(game_id, policy):
+def check_hidden_cards_change_no_move(game_id: str, policy: str) -> None:
+    """30 deals of `policy` in `game_id`, each played in step with the same deck, its hidden
+    cards shuffled: no move changes until the change becomes visible."""
     rng = np.random.default_rng(1)
     game = get_game(game_id)
     total_steps = 0
@@ -95,29 +87,3 @@ def test_changing_hidden_cards_changes_no_move_until_seen(game_id, policy):
         total_steps += moves_while_views_agree(game_id, CHEAPER.get(policy, policy), deck, other,
                                                21, deal)
     assert total_steps > 30  # the comparison ran over real play, not just the first move
-
-
-def test_a_policy_receives_an_observation_not_the_state():
-    seen = []
-
-    class Spy:
-        def choose(self, obs):
-            seen.append(obs)
-            return obs.legal_moves[0] if len(seen) < 30 else None
-
-    from simstats.policies import PolicySpec
-    from simstats.simulate import play_deck
-
-    game = get_game("napoleons-flank")
-    deck, reshuffles = deal_deck(game.array, 0, 0)
-    play_deck(game, PolicySpec("spy", "", Spy), deck, 0, 0, reshuffles)
-    for obs in seen:
-        assert type(obs) is Observation
-        assert all(card is None for column in obs.tableau for card in column[:-1])
-        assert not hasattr(obs, "stock") and not hasattr(obs, "state")
-        stock = obs._array[16 * 104 : 17 * 104]
-        assert (stock == 52).all()  # the stock slot holds no real card
-
-
-def test_every_builtin_is_a_compiled_policy():
-    assert all(isinstance(spec.make(), CompiledPlayer) for spec in BUILTINS.values())

@@ -3,12 +3,11 @@ trace replays move by move against the independent reference implementation."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 import reference_rules as ref
+from traces import trace_lines
 
-from simstats.cards import card_text, deck_text
+from simstats.cards import card_text
 from simstats.deals import deal_deck
 from simstats.engine.state import END_NAMES
 from simstats.games import GAMES, get_game
@@ -22,14 +21,6 @@ DEALS_FOR = {"rollout": 20, "planner": 4}
 # ... and the planner with fewer, cheaper samples (the same code: its parameters are data),
 # leaving lookahead's plan on a one-sample lead, so that plans on samples are played.
 NAME_FOR = {"planner": "planner[samples=4,proposals=4,effort=3000,budget=25000,margin=1]"}
-
-
-def trace_lines(play) -> list[str]:
-    lines = [json.dumps({"game": play.game, "deck": deck_text(play.deck), "policy": play.policy})]
-    for move, card in play.moves:
-        lines.append(json.dumps({"move": move, "card": card} if card else {"move": move}))
-    lines.append(json.dumps({"result": play.outcome.result()}))
-    return lines
 
 
 @pytest.mark.parametrize("policy", sorted(BUILTINS))

@@ -9,12 +9,13 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from conservation import check_conservation, foundation_cards_implied, pile_cards
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from positions import ALL_GAMES, BUILDING
 from reference_rules import RefGame, foundation_only_moves
 
-from simstats.cards import RANKS, SUITS, card_text
+from simstats.cards import card_text
 from simstats.deals import deal_deck
 from simstats.engine.moves import (
     apply_move,
@@ -26,10 +27,8 @@ from simstats.engine.moves import (
 )
 from simstats.engine.notation import move_text, parse_move
 from simstats.engine.state import (
-    CAPACITY,
     DEALS,
     END_NAMES,
-    FOUNDATIONS,
     LENGTHS,
     MAX_LEGAL_MOVES,
     MOVE_LIMIT,
@@ -46,7 +45,6 @@ from simstats.policies import resolve_policy
 from simstats.simulate import OUTCOME_COLUMNS, play_deck, run_compiled
 
 GAMES = ALL_GAMES
-ALL_CARDS = [rank + suit for suit in SUITS for rank in RANKS]
 
 seeds = st.integers(min_value=0, max_value=2**63 - 1)
 deals = st.integers(min_value=0, max_value=10**9)
@@ -59,41 +57,6 @@ greeds = st.sampled_from([0.0, 0.5, 0.9])
 
 
 # -- reading the engine's state ------------------------------------------------------------
-
-
-def pile_cards(state: np.ndarray, pile: int) -> list[str]:
-    """A pile bottom first; the stock first-to-deal first."""
-    n = int(state[LENGTHS + pile])
-    out = [card_text(int(c)) for c in state[pile * CAPACITY : pile * CAPACITY + n]]
-    return out[::-1] if pile == STOCK else out
-
-
-def foundation_cards_implied(game: str, state: np.ndarray) -> list[list[str]]:
-    """The cards on F0..F7 as their counts imply: up from the ace, or down from the king."""
-    out = []
-    for f in range(8):
-        n = int(state[FOUNDATIONS + f])
-        assert 0 <= n <= 13
-        suit = SUITS[f % 4]
-        down = f >= 4 and get_game(game).rules.down_foundations
-        ranks = RANKS[::-1][:n] if down else RANKS[:n]
-        out.append([rank + suit for rank in ranks])
-    return out
-
-
-def check_conservation(game: str, state: np.ndarray) -> None:
-    """All 104 cards are somewhere, each of the 52 cards exactly twice."""
-    cards = [c for pile in range(STOCK + 1) for c in pile_cards(state, pile)]
-    cards += [c for f in foundation_cards_implied(game, state) for c in f]
-    assert len(cards) == 104
-    counts = Counter(cards)
-    assert set(counts) == set(ALL_CARDS)
-    assert set(counts.values()) == {2}
-    n_columns = int(get_game(game).array[0])
-    for c in range(n_columns, 8):  # the unused columns of Tournament stay empty
-        assert state[LENGTHS + TABLEAU + c] == 0
-    if get_game(game).rules.reserve_cells:  # reserve cells hold at most one card
-        assert all(state[LENGTHS + RESERVE + r] <= 1 for r in range(8))
 
 
 def check_same_position(game: str, state: np.ndarray, ref: RefGame) -> None:

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-import test_hidden_information as hidden
+from hidden_cards import check_hidden_cards_change_no_move
 
 from simstats import registry
 from simstats.deals import deal_deck
@@ -18,7 +18,7 @@ from simstats.games import GAMES, get_game
 from simstats.policies import BUILTINS, list_policies, resolve_policy
 from simstats.simulate import play_deck, run_compiled
 
-GUIDE = Path(__file__).parents[1] / "docs" / "adding-a-policy.md"
+GUIDE = Path(__file__).parents[2] / "docs" / "adding-a-policy.md"
 
 
 @pytest.fixture
@@ -58,4 +58,4 @@ def test_it_plays_in_the_loop_and_move_by_move_alike(home_first, game_id):
 
 
 def test_it_sees_no_hidden_card(home_first):
-    hidden.test_changing_hidden_cards_changes_no_move_until_seen("napoleons-flank", home_first)
+    check_hidden_cards_change_no_move("napoleons-flank", home_first)

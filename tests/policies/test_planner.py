@@ -1,8 +1,8 @@
 """The `planner` policy (simstats/policies/planner.py): its samples fill exactly what the player
 cannot see with exactly the cards it has not seen, the lines it follows stop at the first card
 they would show, its vote, its play once everything is seen, and its refusals. (That changing
-hidden cards changes none of its moves is tests/test_hidden_information.py's, as for every
-built-in; that compiled and move-by-move play agree, tests/test_conformance.py's.)"""
+hidden cards changes none of its moves is tests/policies/test_hidden_information.py's, as for
+every built-in; that compiled and move-by-move play agree, tests/policies/test_conformance.py's.)"""
 
 from __future__ import annotations
 

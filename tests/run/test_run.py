@@ -172,7 +172,7 @@ def test_the_oracle_records_its_fair_players_values_too():
     values = policy_parameters("oracle[budget=2e6]")
     assert values["budget"] == 2e6
     assert values["player.restarts"] == policy_parameters("solver")["restarts"]
-    python_policy = Path(__file__).parents[1] / "examples" / "greedy_cells_python.py"
+    python_policy = Path(__file__).parents[2] / "examples" / "greedy_cells_python.py"
     assert policy_parameters(f"{python_policy}:GreedyCells") is None
 
 

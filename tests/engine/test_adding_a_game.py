@@ -8,8 +8,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_hidden_information import hidden_positions, moves_while_views_agree
-from test_properties import check_conservation
+from conservation import check_conservation
+from hidden_cards import hidden_positions, moves_while_views_agree
 
 from simstats import games
 from simstats.cards import HIDDEN
@@ -22,7 +22,7 @@ from simstats.policies import resolve_policy
 from simstats.report import same_deck_pairs
 from simstats.simulate import play_deck, run_compiled
 
-GUIDE = Path(__file__).parents[1] / "docs" / "adding-a-game.md"
+GUIDE = Path(__file__).parents[2] / "docs" / "adding-a-game.md"
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import textwrap
 from pathlib import Path
 
 import numpy as np
-from test_compiled_plugins import plugin
+from plugins import plugin
 
 from simstats.games import get_game
 from simstats.policies import resolve_policy
@@ -42,7 +42,7 @@ CHECKED = textwrap.dedent("""
 
 
 def test_builtins_never_index_below_zero(tmp_path):
-    recorded = Path(__file__).parent / "data" / "builtin_outcomes.npz"
+    recorded = Path(__file__).parents[1] / "data" / "builtin_outcomes.npz"
     env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": str(tmp_path / "numba"),
            "SIMSTATS_CACHE_DIR": str(tmp_path / "simstats")}
     done = subprocess.run([sys.executable, "-c", CHECKED, str(recorded)], env=env,

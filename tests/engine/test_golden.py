@@ -14,7 +14,7 @@ import reference_rules as ref
 
 from simstats.games import GAMES
 
-GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.jsonl"))
+GOLDEN = sorted((Path(__file__).parents[1] / "golden").glob("*.jsonl"))
 
 
 def test_there_are_golden_transcripts_for_every_game():

@@ -9,7 +9,7 @@ import reference_rules as ref
 
 from simstats.policies import BUILTINS, PolicyError, resolve_policy
 
-EXAMPLE = Path(__file__).parents[1] / "examples" / "greedy_cells.py"
+EXAMPLE = Path(__file__).parents[2] / "examples" / "greedy_cells.py"
 
 
 def test_the_example_file_policy_plays_a_checkable_game(cli, tmp_path):
@@ -60,7 +60,7 @@ def test_an_installed_plugin_package_is_discovered_and_plays(tmp_path):
     import subprocess
     import sys
 
-    package = Path(__file__).parents[1] / "examples" / "simstats-example-plugin"
+    package = Path(__file__).parents[2] / "examples" / "simstats-example-plugin"
     pip = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", str(package)]
     installed = subprocess.run(pip, capture_output=True, text=True)
     assert installed.returncode == 0, installed.stderr

@@ -1,0 +1,14 @@
+"""A user's compiled policy written to a file for the tests that need one: the imports every
+plugin starts with (numpy and simstats.policies.api), then its source."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+
+def plugin(tmp_path: Path, source: str, name: str = "plugin.py") -> Path:
+    path = tmp_path / name
+    path.write_text("import numpy as np\nfrom simstats.policies import api\n\n"
+                    + textwrap.dedent(source))
+    return path

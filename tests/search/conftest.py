@@ -1,0 +1,20 @@
+"""Fixtures of the search tests: the search's buffers, shallow and deep, made once a module."""
+
+from __future__ import annotations
+
+import pytest
+
+from simstats.solver import DEEP, INFO_BUFFER, search_buffers
+
+
+@pytest.fixture(scope="module")
+def work():
+    return search_buffers()
+
+
+@pytest.fixture(scope="module")
+def deep_work():
+    """Room for deep searches, with info[DEEP] set: lines go on past the move guard."""
+    work = search_buffers(deep=True)
+    work[INFO_BUFFER][DEEP] = 1
+    return work
