@@ -367,6 +367,37 @@ def run(games, game_names, policy_names, seed, workers, chunk_size, out_dir, bac
     click.echo(f"simstats run: complete in {seconds:.1f} s -> {finished.dir}")
 
 
+@cli.command(name="compile")
+@click.argument("policy_names", metavar="[POLICY]...", nargs=-1)
+@click.option("--workers", type=click.IntRange(min=1),
+              help="Policies compiled at once, each in a process. Default: all cores.")
+def compile_policies(policy_names, workers) -> None:
+    """Compile policies into this machine's cache (default: every built-in and the oracle), so
+    that runs, tests and a cluster's workers load them instead of compiling."""
+    from .compiling import all_compiled_policies, build_all
+    from .runner import default_workers
+
+    names = list(dict.fromkeys(policy_names or all_compiled_policies()))
+    for name in names:
+        _policy(name)
+    workers = min(workers or default_workers(), len(names))
+    click.echo(f"simstats compile: {len(names)} "
+               f"{'policy' if len(names) == 1 else 'policies'} on {workers} "
+               f"{'process' if workers == 1 else 'processes'}: {', '.join(names)}")
+    started = __import__("time").perf_counter()
+
+    def built(done) -> None:
+        how = "compiled" if done.compiled else "already in the cache, loaded"
+        click.echo(f"  {done.policy}: {how} in {done.seconds:.1f} s")
+
+    try:
+        build_all(names, workers, built)
+    except PolicyError as error:
+        raise BadInput(str(error)) from None
+    seconds = __import__("time").perf_counter() - started
+    click.echo(f"simstats compile: done in {seconds:.1f} s")
+
+
 @cli.command()
 @click.argument("run_dir", type=click.Path(file_okay=False))
 def report(run_dir) -> None:

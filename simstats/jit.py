@@ -3,8 +3,9 @@ compiled without numba's wraparound of negative indices (PackageCompiler).
 
 numba's on-disk cache checks only the source file of the function it compiled, not the files
 of the functions that were inlined into it nor the constants it froze, so a change to a rules
-module could leave a stale compiled loop behind. We stamp the cache with a fingerprint of every
-module compiled code reads and drop the cached code when it differs.
+module could leave a stale compiled loop behind. We stamp each module's cached code with a
+fingerprint of every module its compiled code reads (modules_read) and drop that module's cached
+code when it differs: an edit recompiles what it touches, never loads stale code.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+import json
 import os
 import warnings
 from pathlib import Path
@@ -29,45 +31,70 @@ from numba.np import arrayobj
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 
+def _module_files(base: Path, dotted: str) -> list[Path]:
+    """The file of module `dotted` under folder `base` (a module or a package's __init__)."""
+    stem = base.joinpath(*dotted.split(".")) if dotted else base
+    return [f for f in (stem.with_suffix(".py"), stem / "__init__.py") if f.is_file()]
+
+
 def _imported_modules(path: Path) -> set[Path]:
-    """The package's modules that `path` imports (relative imports), as files."""
+    """The package's modules that `path` imports (relative imports, and absolute ones of
+    simstats, as a plugin's file writes them), as files. `from . import api` counts api alone,
+    not the package's __init__, whose code compiled code does not read."""
     found = set()
     for node in ast.walk(ast.parse(path.read_bytes())):
         if isinstance(node, ast.ImportFrom) and node.level:
             base = path.parent
             for _ in range(node.level - 1):
                 base = base.parent
-            stem = base.joinpath(*(node.module or "").split(".")) if node.module else base
-            names = [stem] + [stem / alias.name for alias in node.names]
-            for candidate in names:
-                for file in (candidate.with_suffix(".py"), candidate / "__init__.py"):
-                    if file.is_file():
-                        found.add(file.resolve())
-    return found
-
-
-def compiled_modules() -> list[Path]:
-    """Every module whose code or constants compiled code may read: the modules with compiled
-    functions and, transitively, the package modules they import (numba freezes their
-    module-level constants into the machine code)."""
-    todo = [p.resolve() for p in PACKAGE_DIR.rglob("*.py") if b"@jit" in p.read_bytes()]
-    todo.append(Path(__file__).resolve())
-    seen: set[Path] = set()
-    while todo:
-        path = todo.pop()
-        if path not in seen:
-            seen.add(path)
-            todo.extend(_imported_modules(path) - seen)
-    return sorted(seen)
+            dotted = node.module or ""
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "simstats":
+            base, dotted = PACKAGE_DIR, node.module.partition(".")[2]
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "simstats":
+                    found.update(_module_files(PACKAGE_DIR, alias.name.partition(".")[2]))
+            continue
+        else:
+            continue
+        for alias in node.names:
+            submodule = _module_files(base, f"{dotted}.{alias.name}".strip("."))
+            found.update(submodule or _module_files(base, dotted))
+    return {file.resolve() for file in found}
 
 
 @functools.cache
-def package_fingerprint() -> str:
-    """A hash of numba's version and every module compiled code reads."""
+def modules_read(path: Path) -> frozenset[Path]:
+    """`path` and, transitively, every package module it imports: what the compiled code of
+    its functions may read (numba freezes module-level constants into the machine code, and
+    links the compiled functions it calls into the caller's cached code)."""
+    seen: set[Path] = set()
+    todo = [Path(path).resolve()]
+    while todo:
+        current = todo.pop()
+        if current not in seen:
+            seen.add(current)
+            todo.extend(_imported_modules(current) - seen)
+    return frozenset(seen)
+
+
+@functools.cache
+def _modules_with_compiled_code() -> tuple[Path, ...]:
+    return tuple(sorted(p.resolve() for p in PACKAGE_DIR.rglob("*.py")
+                        if b"@jit" in p.read_bytes() and p.resolve() != Path(__file__).resolve()))
+
+
+def fingerprint(paths) -> str:
+    """A hash of numba's version, this file, and every module that code compiled from the files
+    `paths` reads (modules_read): it changes exactly when their compiled code may."""
+    files = {Path(__file__).resolve()}
+    for path in paths:
+        files |= modules_read(Path(path))
     digest = hashlib.sha256(numba.__version__.encode())
-    for path in compiled_modules():
-        digest.update(path.relative_to(PACKAGE_DIR).as_posix().encode())
-        digest.update(path.read_bytes())
+    for file in sorted(files):
+        name = file.relative_to(PACKAGE_DIR).as_posix() if file.is_relative_to(PACKAGE_DIR) \
+            else file.as_posix()
+        digest.update(name.encode() + b"\0" + file.read_bytes())
     return digest.hexdigest()
 
 
@@ -80,32 +107,49 @@ def cache_dir() -> Path:
     return Path(base) / "simstats"
 
 
-def _package_cache_files() -> tuple[Path, list[Path]]:
-    """The stamp file and the files of numba's cache of the package's compiled functions:
-    next to the sources, or under $NUMBA_CACHE_DIR (in a folder per source folder, named
-    after it and a hash of its path)."""
+def numba_cache_folder(source: Path) -> Path:
+    """Where numba keeps the compiled code of module `source`: under $NUMBA_CACHE_DIR (a folder
+    per source folder, named after it and a hash of its path, as numba names it), else in the
+    __pycache__ beside it."""
+    folder = source.resolve().parent
     if os.environ.get("NUMBA_CACHE_DIR"):
-        root = Path(os.environ["NUMBA_CACHE_DIR"])
-        files = [cached for path in PACKAGE_DIR.rglob("*.py")
-                 for cached in root.glob(f"{path.parent.name}_*/{path.stem}.*.nb[ic]")]
-        return root / "simstats-numba-fingerprint", files
-    return (PACKAGE_DIR / "__pycache__" / "numba-fingerprint",
-            list(PACKAGE_DIR.rglob("__pycache__/*.nb[ic]")))
+        tag = hashlib.sha1(str(folder).encode()).hexdigest()
+        return Path(os.environ["NUMBA_CACHE_DIR"]).resolve() / f"{folder.name}_{tag}"
+    return folder / "__pycache__"
+
+
+def _cache_files(source: Path) -> list[Path]:
+    """numba's cached code of the compiled functions of module `source`."""
+    return list(numba_cache_folder(source).glob(f"{source.stem}.*.nb[ic]"))
+
+
+def _stamp_file() -> Path:
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"]) / "simstats-numba-fingerprints.json"
+    return PACKAGE_DIR / "__pycache__" / "numba-fingerprints.json"
 
 
 def _drop_stale_cache() -> None:
-    fingerprint = package_fingerprint()
+    """Drop the cached code of each module whose fingerprint changed since it was cached, and
+    only of those: an edit to one policy recompiles that policy (and what imports it)."""
+    wanted = {p.relative_to(PACKAGE_DIR).as_posix(): fingerprint([p])
+              for p in _modules_with_compiled_code()}
+    stamp = _stamp_file()
     try:
-        stamp, files = _package_cache_files()
-        if stamp.read_text() == fingerprint:
-            return
-    except OSError:
-        pass
+        stamped = json.loads(stamp.read_text())
+    except (OSError, ValueError):
+        stamped = {}
+    if stamped == wanted:
+        return
     try:
-        for cached in files:
-            cached.unlink(missing_ok=True)
+        for name, print_ in wanted.items():
+            if stamped.get(name) != print_:
+                for cached in _cache_files(PACKAGE_DIR / name):
+                    cached.unlink(missing_ok=True)
         stamp.parent.mkdir(parents=True, exist_ok=True)
-        stamp.write_text(fingerprint)
+        partial = stamp.with_name(f".{stamp.name}.{os.getpid()}")
+        partial.write_text(json.dumps(wanted, indent=0, sort_keys=True))
+        partial.replace(stamp)
     except OSError:
         pass  # a read-only install: numba then compiles in memory, still correct
 
@@ -188,3 +232,40 @@ def prefetch_row(typingctx, table, row):
         return context.get_dummy_value()
 
     return numba.types.void(table, row), codegen
+
+
+@intrinsic
+def plain_array(typingctx, array):
+    """The array of a record's field (numba's nestedarray, whose type holds its shape) as a
+    plain C array of the same memory. Functions then compile once for every shape: the search
+    takes its working memory from records of several sizes (the solver's, the oracle's deep
+    one, the planner's) and from plain arrays, and compiled anew for each (a minute each)."""
+    if isinstance(array, types.NestedArray):
+        plain = types.Array(array.dtype, array.ndim, "C")
+
+        def codegen(context, builder, signature, args):
+            field = context.make_array(signature.args[0])(context, builder, args[0])
+            result = context.make_array(signature.return_type)(context, builder)
+            arrayobj.populate_array(result, data=field.data,
+                                    shape=cgutils.unpack_tuple(builder, field.shape),
+                                    strides=cgutils.unpack_tuple(builder, field.strides),
+                                    itemsize=field.itemsize, meminfo=None)
+            return result._getvalue()
+
+        return plain(array), codegen
+    if isinstance(array, types.Array) and array.layout == "C":
+        return array(array), lambda context, builder, signature, args: args[0]
+    return None
+
+
+@intrinsic
+def unliteral(typingctx, value):
+    """`value` typed as any value of its type, not as the one constant it is: numba compiles a
+    function called with a constant (True) apart from one called with a variable, and the
+    search is a minute to compile."""
+    plain = types.unliteral(value)
+
+    def codegen(context, builder, signature, args):
+        return context.cast(builder, args[0], signature.args[0], signature.return_type)
+
+    return plain(value), codegen

@@ -13,37 +13,29 @@ from typing import Any
 import numpy as np
 
 from .cards import DECK_SIZE, card_text, deck_text
-from .deals import policy_salt, shuffled_deck, start_stream
+from .deals import policy_salt
 from .engine import RULES_VERSION
 from .engine import rules as R
-from .engine.moves import apply_move, foundation_cards, is_legal, lay_out, status
+from .engine.moves import apply_move, foundation_cards, lay_out, status
 from .engine.notation import move_text, parse_move
 from .engine.observe import Observation, blank_observation, observe
 from .engine.state import (
     DEALS,
-    DEALS_AT,
     END_AT,
     END_NAMES,
-    FOUNDATION_CARDS_AT,
     MOVES,
-    MOVES_AT,
-    NO_MOVE,
     ONGOING,
     OUTCOME_COLUMNS,
     REDEALS,
-    REDEALS_AT,
     RESHUFFLES,
-    RESHUFFLES_AT,
     RESIGNED,
-    UNKNOWN,
     WON,
-    WON_AT,
     new_state,
 )
 from .games import Game
-from .jit import jit, jit_inline
+from .loops import ILLEGAL_CHOICE
 from .policies import CompiledPlayer, PolicyCompileError, PolicyError, PolicySpec
-from .policies.api import forget_legal_moves, new_view
+from .policies.api import new_view
 from .policies.compiled import compile_reason, loop_module
 from .solver import (
     BEST_BUFFER,
@@ -51,15 +43,11 @@ from .solver import (
     INFO_BUFFER,
     LINE_BUFFER,
     LINE_LENGTH,
-    SEARCH_LOST,
     SEARCH_WON,
-    search_work,
     solve_position,
     table_bits_for,
 )
 from .version import __version__
-
-ILLEGAL_CHOICE = -2
 
 
 @dataclass(frozen=True)
@@ -202,120 +190,6 @@ def play_deck(
     return play
 
 
-@jit_inline
-def choose_once(choose, view, params, memory, stream):
-    """One choice of a compiled policy (records as one-element arrays), for move-by-move play."""
-    forget_legal_moves(view)
-    return choose(view, params[0], memory[0], stream)
-
-
-@jit
-def observe_or_end(state, rules, view):
-    """The end code if the game is over; else ONGOING, with the view showing the position."""
-    end = status(state, rules)
-    if end == ONGOING:
-        observe(state, rules, view[0])
-        forget_legal_moves(view)
-    return end
-
-
-@jit
-def make_move(state, rules, move):
-    """Make the policy's move: ONGOING, or RESIGNED for NO_MOVE, ILLEGAL_CHOICE if illegal."""
-    if move == NO_MOVE:
-        return RESIGNED
-    if not is_legal(state, rules, move):
-        return ILLEGAL_CHOICE
-    apply_move(state, rules, move)
-    return ONGOING
-
-
-@jit_inline
-def play_with(choose, state, view, rules, params, memory, stream):
-    """The compiled twin of play_deck's loop for a compiled policy; returns the end code.
-    Only the policy's choose is compiled into each policy's loop: the rules' steps are
-    compiled once, for every policy (a loop then compiles in seconds)."""
-    while True:
-        end = observe_or_end(state, rules, view)
-        if end != ONGOING:
-            return end
-        end = make_move(state, rules, choose(view, params, memory, stream))
-        if end != ONGOING:
-            return end
-
-
-@jit
-def start_deal(rules, seed, deal, salt, state, deck, deck_stream, stream, memory_bytes, reset):
-    """Lay out deal `deal`, key the policy's stream to it and reset the policy's memory (a
-    policy remembers only the deal it is playing); returns the deck's reshuffles."""
-    reshuffles = shuffled_deck(rules, seed, deal, deck_stream, deck)
-    lay_out(state, rules, deck)
-    start_stream(stream, seed, deal, salt)
-    for k in range(reset.shape[0]):
-        memory_bytes[k] = reset[k]
-    return reshuffles
-
-
-@jit
-def record_outcome(state, reshuffles, end, row):
-    row[RESHUFFLES_AT] = reshuffles
-    row[WON_AT] = end == WON
-    row[FOUNDATION_CARDS_AT] = foundation_cards(state)
-    row[MOVES_AT] = state[MOVES]
-    row[DEALS_AT] = state[DEALS]
-    row[REDEALS_AT] = state[REDEALS]
-    row[END_AT] = end
-
-
-@jit_inline
-def play_deals_with(choose, rules, params, oracle_budget, salt, seed, first_deal, count, out,
-                    work):
-    """Play deals first_deal.. with a compiled policy; one row of OUTCOME_COLUMNS each."""
-    state, view, deck, deck_stream, stream, memory, memory_bytes, reset = work
-    p, m = params[0], memory[0]
-    for i in range(count):
-        reshuffles = start_deal(rules, seed, first_deal + i, salt, state, deck, deck_stream,
-                                stream, memory_bytes, reset)
-        end = play_with(choose, state, view, rules, p, m, stream)
-        record_outcome(state, reshuffles, end, out[i])
-
-
-@jit_inline
-def play_oracle_deals_with(choose, rules, params, oracle_budget, salt, seed, first_deal, count,
-                           out, work):
-    """The oracle's deals: the fair solver's play first (`choose`); if it does not win, a search
-    that reads the state (play_oracle) with the solver's own search memory."""
-    state, view, deck, deck_stream, stream, memory, memory_bytes, reset = work
-    p, m = params[0], memory[0]
-    for i in range(count):
-        reshuffles = start_deal(rules, seed, first_deal + i, salt, state, deck, deck_stream,
-                                stream, memory_bytes, reset)
-        end = play_with(choose, state, view, rules, p, m, stream)
-        if end != WON:
-            lay_out(state, rules, deck)
-            end = play_oracle(state, rules, oracle_budget, search_work(m))
-        record_outcome(state, reshuffles, end, out[i])
-
-
-@jit
-def play_oracle(state, rules, budget, work):
-    """The perfect-information oracle, which reads the state (stock order included): solve the
-    deal, then play the winning line, or the line with most cards home. Returns the end code,
-    UNKNOWN when the budget ran out before a win or a proof of loss."""
-    verdict = solve_position(state, rules, budget, work)
-    info = work[INFO_BUFFER]
-    if verdict == SEARCH_WON:
-        line, length = work[LINE_BUFFER], info[LINE_LENGTH]
-    else:
-        line, length = work[BEST_BUFFER], info[BEST_LENGTH]
-    for i in range(length):
-        apply_move(state, rules, line[i])
-    end = status(state, rules)
-    if verdict != SEARCH_WON and verdict != SEARCH_LOST:
-        return UNKNOWN
-    return RESIGNED if end == ONGOING else end
-
-
 @dataclass
 class Solution:
     """The oracle's verdict on one deal: won, lost (proven) or unknown, and the line it played
@@ -331,7 +205,7 @@ def solve_deal(game: Game, deck, budget: int, seed: int = 0, deal: int | None = 
     """What `run --policy oracle` does for one deal, move by move: the fair `solver`'s play;
     if that does not win, a search that reads every card (simstats/solver.py)."""
     from .policies import BUILTINS, resolve_policy
-    from .solver import INFO_BUFFER, NODES, RESULT_NAMES, search_buffers
+    from .solver import NODES, RESULT_NAMES, search_buffers
 
     fair = play_deck(game, BUILTINS["solver"], deck, seed, deal, reshuffles)
     name = "oracle" if budget == resolve_policy("oracle").compiled.values["budget"] else (

@@ -109,7 +109,7 @@ from .engine.state import (
     STOCK,
     TABLEAU,
 )
-from .jit import jit, jit_inline, prefetch_row, trailing_zeros
+from .jit import jit, jit_inline, plain_array, prefetch_row, trailing_zeros, unliteral
 
 # Bump when a change moves the search's verdicts or lines (a new proof, another order), not
 # for a speed-up that keeps them: runs of policies that search record it, and refuse to resume
@@ -211,12 +211,15 @@ def search_buffers(small: bool = False, table_bits: int = TABLE_BITS,
 
 @jit_inline
 def search_work(record):
-    """The `work` tuple of a searcher whose arrays are fields of a record (search_arrays)."""
-    return (record.search_position, record.search_moves, record.search_keys,
-            record.search_cursors,
-            record.search_line_at, record.search_line, record.search_undo, record.search_best,
-            record.search_table, record.search_scratch, record.search_info,
-            record.search_pile_parts, record.search_prefix)
+    """The `work` tuple of a searcher whose arrays are fields of a record (search_arrays), as
+    plain arrays: the search compiles once for records of every size and for search_buffers."""
+    r = record
+    return (plain_array(r.search_position), plain_array(r.search_moves),
+            plain_array(r.search_keys), plain_array(r.search_cursors),
+            plain_array(r.search_line_at), plain_array(r.search_line), plain_array(r.search_undo),
+            plain_array(r.search_best), plain_array(r.search_table),
+            plain_array(r.search_scratch), plain_array(r.search_info),
+            plain_array(r.search_pile_parts), plain_array(r.search_prefix))
 
 
 @jit_inline
@@ -1263,7 +1266,7 @@ def solve_position(start, rules, budget, work):
     moves_left = MOVE_LIMIT - start[MOVES]
     unit = max(1, budget // 2000)
     searched = 0
-    eager = True
+    eager = unliteral(True)
     verdict = SEARCH_UNDECIDED
     attempt = 0
     while True:
@@ -1282,7 +1285,8 @@ def solve_position(start, rules, budget, work):
     info[ORDER_SEED] = 0
     if verdict == SEARCH_UNDECIDED:
         info[DEEP] = 1
-        verdict = solve(start, rules, max(1, budget - searched), moves_left, False, work)
+        verdict = solve(start, rules, max(1, budget - searched), moves_left, unliteral(False),
+                        work)
         info[DEEP] = 0
         searched += info[NODES]
     info[NODES] = searched

@@ -1,9 +1,14 @@
-"""Shared test helpers: running the command line in-process."""
+"""Shared test helpers (running the command line in-process), and the run's set-up: every
+built-in compiled once for this machine before any test, the slowest tests started first."""
 
 from __future__ import annotations
 
 import faulthandler
+import json
+import subprocess
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -51,3 +56,62 @@ def pytest_unconfigure(config):
     if hasattr(config, "workerinput"):
         return
     faulthandler.dump_traceback_later(120, exit=True)
+
+
+# Each test's seconds (setup, call and teardown) on a fresh machine, as recorded by
+# `--record-durations` (not recorded: under half a second). The slowest start first, so that
+# pytest-xdist's workers finish together; those of SLOW_SECONDS or more are marked `slow`, as
+# are the tests marked so in their file.
+DURATIONS = Path(__file__).parent / "durations.json"
+SLOW_SECONDS = 2.0
+_seconds: dict[str, float] = {}
+
+
+def pytest_addoption(parser):
+    parser.addoption("--record-durations", action="store_true",
+                     help="write each test's seconds to tests/durations.json, which orders the "
+                          "tests slowest first")
+
+
+def pytest_configure(config):
+    # Compiled once per machine before any test, and before pytest-xdist's workers start (each
+    # would compile what it meets for itself): a no-op once everything is in the cache.
+    if hasattr(config, "workerinput") or config.option.collectonly:
+        return
+    from simstats.compiling import all_compiled_policies, uncached
+
+    missing = uncached(all_compiled_policies())
+    if missing:
+        print(f"\nconftest: compiling {', '.join(missing)} first, once for this machine",
+              flush=True)
+        subprocess.run([sys.executable, "-m", "simstats", "compile", *missing], check=True)
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
+def pytest_collection_modifyitems(config, items):
+    """Mark `slow` the tests recorded at SLOW_SECONDS or more, but the quickest of each file
+    (a broken import or fixture then shows in the fast tier too); start the slowest first."""
+    try:
+        recorded = json.loads(DURATIONS.read_text())
+    except (OSError, ValueError):
+        recorded = {}
+    quickest = {}
+    for item in items:
+        best = quickest.get(item.path)
+        if best is None or recorded.get(item.nodeid, 0.0) < recorded.get(best.nodeid, 0.0):
+            quickest[item.path] = item
+    for item in items:
+        if recorded.get(item.nodeid, 0.0) >= SLOW_SECONDS and quickest[item.path] is not item:
+            item.add_marker(pytest.mark.slow)
+    items.sort(key=lambda item: -recorded.get(item.nodeid, 0.0))  # stable: ties keep their order
+
+
+def pytest_runtest_logreport(report):
+    _seconds[report.nodeid] = _seconds.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session):
+    config = session.config
+    if config.getoption("record_durations") and not hasattr(config, "workerinput"):
+        slow_enough = {node: round(s, 1) for node, s in sorted(_seconds.items()) if s >= 0.5}
+        DURATIONS.write_text(json.dumps(slow_enough, indent=1) + "\n")

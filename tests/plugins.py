@@ -12,3 +12,12 @@ def plugin(tmp_path: Path, source: str, name: str = "plugin.py") -> Path:
     path.write_text("import numpy as np\nfrom simstats.policies import api\n\n"
                     + textwrap.dedent(source))
     return path
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def policy_id(name: str) -> str:
+    """A policy name as a test id, a file's path relative to the checkout (ids of the same test
+    are then the same on every machine: tests/durations.json is keyed by them)."""
+    return name.replace(f"{ROOT}/", "")

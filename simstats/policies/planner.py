@@ -78,7 +78,7 @@ from ..engine.state import (
     TABLEAU,
     WON,
 )
-from ..jit import jit, jit_inline
+from ..jit import jit, jit_inline, plain_array, unliteral
 from ..solver import (
     INFO_BUFFER,
     LINE_BUFFER,
@@ -162,9 +162,12 @@ class Planner(api.CompiledPolicy):
         obs = api.observation_array(view)
         rules = api.rules_array(view)
         recall(obs, rules, m.recalled)
-        move = decide(obs, m.recalled[0], rules, params, m.positions, m.moves, m.cursors, m.seen,
-                      search_work(m), m.plan, m.sampling, m.sample, m.walk, m.unseen, m.plans,
-                      m.imagined, m.shown, m.pretend, m.base_memory, m.legal, rng)
+        # plain arrays: decide compiles once for every size of plans (proposals) and table
+        a = plain_array
+        move = decide(obs, m.recalled[0], rules, params, a(m.positions), a(m.moves),
+                      a(m.cursors), a(m.seen), search_work(m), a(m.plan), a(m.sampling),
+                      a(m.sample), a(m.walk), a(m.unseen), a(m.plans), a(m.imagined), a(m.shown),
+                      a(m.pretend), a(m.base_memory), a(m.legal), rng)
         remember_move(m.recalled, obs, move)
         return move
 
@@ -251,7 +254,7 @@ def propose(known, rules, params, moves_made, work, plans, sample, walk, unseen,
     info = work[INFO_BUFFER]
     for _ in range(int(params.proposals)):
         sample_position(known, rules, rng, unseen, sample)
-        if solve(sample, rules, int(params.effort), MOVE_LIMIT - moves_made, True,
+        if solve(sample, rules, int(params.effort), MOVE_LIMIT - moves_made, unliteral(True),
                  work) != SEARCH_WON:
             continue
         row = plans[count]
@@ -296,8 +299,8 @@ def fair_finish(walk, rules, params, positions, moves, cursors, imagined, shown,
         recall(shown, rules, pretend)
         known = pretend[0]
         if hidden_in_play(known) == 0:
-            return solve(known, rules, int(params.effort), MOVE_LIMIT - walk[MOVES], True,
-                         work) == SEARCH_WON
+            return solve(known, rules, int(params.effort), MOVE_LIMIT - walk[MOVES],
+                         unliteral(True), work) == SEARCH_WON
         move = lookahead.decide(known, rules, params, positions, moves, cursors, imagined)
         if move == NO_MOVE:
             return False
@@ -330,8 +333,8 @@ def evaluate(known, rules, params, plans, count, work, sample, walk, unseen, rng
                 won = fair_finish(walk, rules, params, positions, moves, cursors, imagined,
                                   shown, pretend, work)
             else:
-                won = solve(walk, rules, int(params.effort), MOVE_LIMIT - walk[MOVES], True,
-                            work) == SEARCH_WON
+                won = solve(walk, rules, int(params.effort), MOVE_LIMIT - walk[MOVES],
+                            unliteral(True), work) == SEARCH_WON
             plans[c, WINS] += won
     best = 1
     for c in range(2, count):

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from hidden_cards import check_hidden_cards_change_no_move
+from plugins import policy_id
 
 from simstats.deals import deal_deck
 from simstats.engine.observe import Observation
@@ -21,7 +22,8 @@ EXAMPLE_PLUGINS = [f"{EXAMPLES / 'greedy_cells.py'}:GreedyCells",
 REMEMBERING_ROLLOUT = ["rollout[base=3,samples=2]"]
 
 
-@pytest.mark.parametrize("policy", sorted(BUILTINS) + EXAMPLE_PLUGINS + REMEMBERING_ROLLOUT)
+@pytest.mark.parametrize("policy", sorted(BUILTINS) + EXAMPLE_PLUGINS + REMEMBERING_ROLLOUT,
+                         ids=policy_id)
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_changing_hidden_cards_changes_no_move_until_seen(game_id, policy):
     check_hidden_cards_change_no_move(game_id, policy)
