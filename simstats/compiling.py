@@ -49,8 +49,6 @@ def build(name: str) -> Built:
     """Compile (or load) policy `name`'s code as every way of playing it uses it."""
     start = time.perf_counter()
     spec = resolve_policy(name)
-    if spec.compiled is None:
-        raise PolicyError(f"policy {name!r} is plain Python: it has nothing to compile")
     compiled: list[bool] = []
     game = get_game("tournament")
     compiled_player(game, spec, 0, on_compile=lambda _code: compiled.append(True))
@@ -73,16 +71,10 @@ def build_all(names: Iterable[str], workers: int,
         if resolve_policy(name).compiled is None:
             raise PolicyError(f"policy {name!r} is plain Python: it has nothing to compile")
     done: list[Built] = []
-    if workers <= 1 or len(names) <= 1:
-        for name in names:
-            done.append(build(name))
-            on_built(done[-1])
-        return done
     # Forked: a worker starts with the package imported, and a policy given by file is found.
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(min(workers, len(names)), mp_context=context) as pool:
-        futures = [pool.submit(build, name) for name in names]
-        for future in as_completed(futures):
+    with ProcessPoolExecutor(max(1, min(workers, len(names))), mp_context=context) as pool:
+        for future in as_completed([pool.submit(build, name) for name in names]):
             done.append(future.result())
             on_built(done[-1])
     return done
