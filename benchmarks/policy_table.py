@@ -1,4 +1,4 @@
-"""The policy x game table of benchmarks/answers.md, from committed runs: win rate with its
+"""The policy x game table of benchmarks/answers.md: win rate with its 95% interval and
 mean cards home from each run's summary, and microseconds per deal measured here on one core
 (the compiled loop over enough deals of seed 0 to take about `--seconds`; the committed runs'
 chunk times include loading and writing: they were made before chunks timed their deals alone).
