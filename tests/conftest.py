@@ -59,7 +59,7 @@ def pytest_unconfigure(config):
 
 
 # Each test's seconds (setup, call and teardown) on a fresh machine, as recorded by
-# `--record-durations` (not recorded: under half a second). The slowest start first, so that
+# `--record-durations` (not recorded: under half a second). The slowest files start first, so that
 # pytest-xdist's workers finish together; those of SLOW_SECONDS or more are marked `slow`, as
 # are the tests marked so in their file.
 DURATIONS = Path(__file__).parent / "durations.json"
@@ -90,7 +90,8 @@ def pytest_configure(config):
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(config, items):
     """Mark `slow` the tests recorded at SLOW_SECONDS or more, but the quickest of each file
-    (a broken import or fixture then shows in the fast tier too); start the slowest first."""
+    (a broken import or fixture then shows in the fast tier too); start the slowest files
+    first."""
     try:
         recorded = json.loads(DURATIONS.read_text())
     except (OSError, ValueError):
@@ -103,7 +104,12 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if recorded.get(item.nodeid, 0.0) >= SLOW_SECONDS and quickest[item.path] is not item:
             item.add_marker(pytest.mark.slow)
-    items.sort(key=lambda item: -recorded.get(item.nodeid, 0.0))  # stable: ties keep their order
+    # Whole files, the slowest first, each in its own order: a file's module-scoped fixtures
+    # (a run played for its tests) are then made once per worker, not once per test.
+    seconds = {}
+    for item in items:
+        seconds[item.path] = seconds.get(item.path, 0.0) + recorded.get(item.nodeid, 0.0)
+    items.sort(key=lambda item: -seconds[item.path])  # stable: a file keeps its order
 
 
 def pytest_runtest_logreport(report):
