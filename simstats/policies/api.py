@@ -392,6 +392,14 @@ def scalar(dtype, fill=0) -> Field:
     return Field(np.dtype(dtype), (), fill)
 
 
+def params_dtype(parameters: dict) -> np.dtype:
+    """The record of a policy's parameters, read by name in compiled code: an int64 field for a
+    parameter whose default is an int or a bool, a float64 one for any other."""
+    names = list(parameters) or ["_"]
+    return np.dtype([(n, np.dtype(np.int64) if isinstance(parameters.get(n, 0), int | bool)
+                      else np.dtype(np.float64)) for n in names], align=True)
+
+
 def _nothing_recalled(recollection: np.ndarray) -> None:
     recollection[0, S.STOCK * S.CAPACITY : (S.STOCK + 1) * S.CAPACITY] = HIDDEN
 

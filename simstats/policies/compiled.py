@@ -100,10 +100,7 @@ class PolicyCode:
         """The parameter record (one element) of the player, read by name in compiled code."""
         player = self.player_class
         values = self.player_values
-        names = list(player.parameters) or ["_"]
-        dtype = np.dtype([(n, _param_dtype(player.parameters.get(n, 0))) for n in names],
-                         align=True)
-        record = np.zeros(1, dtype=dtype)
+        record = np.zeros(1, dtype=api.params_dtype(player.parameters))
         for name in player.parameters:
             record[0][name] = values[name]
         return record
@@ -134,10 +131,6 @@ class PolicyCode:
         if self._module is None:
             self._module = _load_loop_module(self, on_compile)
         return self._module
-
-
-def _param_dtype(default) -> np.dtype:
-    return np.dtype(np.int64) if isinstance(default, int | bool) else np.dtype(np.float64)
 
 
 def parse_value(policy: str, name: str, default, text: str):

@@ -55,7 +55,7 @@ from ..engine.state import (
     STOCK,
     TABLEAU,
 )
-from ..jit import jit, jit_inline
+from ..jit import jit, jit_inline, plain_array
 from . import api
 from .tactics import (
     DIG_KEY,
@@ -99,9 +99,9 @@ class Lookahead(api.CompiledPolicy):
 
     @staticmethod
     def choose(view, params, memory, rng):
-        m = memory
+        m, a = memory, plain_array  # plain arrays: solver's and planner's calls compile the same
         return choose_move(api.observation_array(view), api.rules_array(view), params,
-                           m.positions, m.moves, m.cursors, m.seen, m.recalled)
+                           a(m.positions), a(m.moves), a(m.cursors), a(m.seen), a(m.recalled))
 
 
 @jit_inline

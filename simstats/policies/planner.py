@@ -59,6 +59,7 @@ playouts (samples per candidate; 0: plan there as in the other games) and replan
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from ..cards import HIDDEN
@@ -78,7 +79,7 @@ from ..engine.state import (
     TABLEAU,
     WON,
 )
-from ..jit import jit, jit_inline, plain_array, unliteral
+from ..jit import jit, jit_inline, plain_array, record_as, unliteral
 from ..solver import (
     INFO_BUFFER,
     LINE_BUFFER,
@@ -101,6 +102,8 @@ PARAMETERS = {**solver.PARAMETERS, "budget": 4_000_000.0, "restarts": 2.0, "luby
               "memo": 0.0, "exact": 0.0,
               "samples": 2.0, "proposals": 2.0, "candidates": 3.0, "effort": 20_000.0,
               "margin": 2.0, "playout": 0.0, "playouts": 64.0, "replan": 1.0}
+# Its parameters as solver's record (their first fields), for solver's and lookahead's code.
+as_solver_params = record_as(numba.from_dtype(api.params_dtype(solver.PARAMETERS)))
 MAX_SAMPLES = 4096
 MAX_PREFIX = 400  # moves of a plan at most (a longer line is cut: sampled again after it)
 
@@ -158,17 +161,17 @@ class Planner(api.CompiledPolicy):
 
     @staticmethod
     def choose(view, params, memory, rng):
-        m = memory
+        # plain arrays: decide compiles once for every size of plans (proposals) and table,
+        # and what it shares with solver, lookahead and rollout is the code they compiled
+        m, a = memory, plain_array
         obs = api.observation_array(view)
         rules = api.rules_array(view)
-        recall(obs, rules, m.recalled)
-        # plain arrays: decide compiles once for every size of plans (proposals) and table
-        a = plain_array
-        move = decide(obs, m.recalled[0], rules, params, a(m.positions), a(m.moves),
+        recall(obs, rules, a(m.recalled))
+        move = decide(obs, a(m.recalled)[0], rules, params, a(m.positions), a(m.moves),
                       a(m.cursors), a(m.seen), search_work(m), a(m.plan), a(m.sampling),
                       a(m.sample), a(m.walk), a(m.unseen), a(m.plans), a(m.imagined), a(m.shown),
                       a(m.pretend), a(m.base_memory), a(m.legal), rng)
-        remember_move(m.recalled, obs, move)
+        remember_move(a(m.recalled), obs, move)
         return move
 
 
@@ -225,7 +228,8 @@ def lookahead_plan(known, rules, params, positions, moves, cursors, seen, imagin
     for i in range(MAX_PREFIX):
         if status(walk, rules) != ONGOING:
             return i
-        move = lookahead.decide(walk, rules, params, positions, moves, cursors, imagined)
+        move = lookahead.decide(walk, rules, as_solver_params(params), positions, moves,
+                                cursors, imagined)
         if move == NO_MOVE:
             return i
         out[i] = move
@@ -301,7 +305,8 @@ def fair_finish(walk, rules, params, positions, moves, cursors, imagined, shown,
         if hidden_in_play(known) == 0:
             return solve(known, rules, int(params.effort), MOVE_LIMIT - walk[MOVES],
                          unliteral(True), work) == SEARCH_WON
-        move = lookahead.decide(known, rules, params, positions, moves, cursors, imagined)
+        move = lookahead.decide(known, rules, as_solver_params(params), positions, moves,
+                                cursors, imagined)
         if move == NO_MOVE:
             return False
         remember_move(pretend, shown, move)
@@ -350,8 +355,8 @@ def decide(obs, known, rules, params, positions, moves, cursors, seen, work, pla
            sample, walk, unseen, plans, imagined, shown, pretend, base_memory, legal, rng):
     hidden = hidden_in_play(known)
     if hidden == 0:  # every card that matters is seen
-        return solver.decide(obs, known, rules, params, positions, moves, cursors, seen, work,
-                             plan)
+        return solver.decide(obs, known, rules, as_solver_params(params), positions, moves,
+                             cursors, seen, work, plan)
     if rules[R.HIDE_BURIED] and params.playouts != 0:
         # Napoleon's Flank: each candidate move played out by blind-digger (rollout's base 3)
         if params.replan == 0 and hidden == sampling[SAMPLED_HIDDEN]:
@@ -360,8 +365,8 @@ def decide(obs, known, rules, params, positions, moves, cursors, seen, work, pla
             # cards seen alone), so the plan judged goes on, without sampling again
             return rollout.blind_digger_move(obs, known, rules, legal)
         move = rollout.choose_move(obs, rules, int(params.playouts),
-                                   rollout.BASE_BLIND_DIGGER, 0, rng, seen, known, positions,
-                                   moves, unseen, base_memory, legal)
+                                   unliteral(rollout.BASE_BLIND_DIGGER), unliteral(0), rng, seen,
+                                   known, positions, moves, unseen, base_memory, legal)
         if moves[rollout.JUDGED, 0] > 0:
             sampling[SAMPLED_HIDDEN] = hidden
             sampling[DECISIONS] += 1
@@ -391,4 +396,5 @@ def decide(obs, known, rules, params, positions, moves, cursors, seen, work, pla
         if best > 0:
             follow(plan, obs[MOVES], plans[best], plans[best, PLAN_MOVES])
             return plan[PLAN_LINE]
-    return lookahead.decide(known, rules, params, positions, moves, cursors, seen)
+    return lookahead.decide(known, rules, as_solver_params(params), positions, moves, cursors,
+                            seen)

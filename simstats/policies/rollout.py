@@ -66,7 +66,7 @@ from ..engine.state import (
     SIZE,
     TABLEAU,
 )
-from ..jit import jit, jit_inline
+from ..jit import jit, jit_inline, plain_array
 from . import api, blind_digger, dig, foundation_only, random_moves
 from .tactics import (
     UNSEEN_SIZE,
@@ -124,13 +124,13 @@ class Rollout(api.CompiledPolicy):
 
     @staticmethod
     def choose(view, params, memory, rng):
-        m = memory
+        m, a = memory, plain_array  # plain arrays: planner's call compiles the same code
         obs, rules = api.observation_array(view), api.rules_array(view)
-        recall(obs, rules, m.recollection)
+        recall(obs, rules, a(m.recollection))
         move = choose_move(obs, rules, int(params.samples), int(params.base),
-                           int(params.horizon), rng, m.seen, m.recollection[0], m.positions,
-                           m.moves, m.cards, m.base_memory, m.legal)
-        remember_move(m.recollection, obs, move)
+                           int(params.horizon), rng, a(m.seen), a(m.recollection)[0],
+                           a(m.positions), a(m.moves), a(m.cards), a(m.base_memory), a(m.legal))
+        remember_move(a(m.recollection), obs, move)
         return move
 
 

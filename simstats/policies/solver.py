@@ -36,7 +36,7 @@ from ..cards import HIDDEN
 from ..engine.moves import is_legal
 from ..engine.observe import recall, remember_move
 from ..engine.state import CAPACITY, LENGTHS, MOVE_LIMIT, MOVES, NO_MOVE, REDEALS, STOCK
-from ..jit import jit, jit_inline
+from ..jit import jit, jit_inline, plain_array
 from ..solver import (
     BEST_BUFFER,
     BEST_LENGTH,
@@ -104,10 +104,10 @@ class Solver(api.CompiledPolicy):
 
     @staticmethod
     def choose(view, params, memory, rng):
-        m = memory
+        m, a = memory, plain_array  # plain arrays: planner's calls compile the same code
         return choose_move(api.observation_array(view), api.rules_array(view), params,
-                           m.positions, m.moves, m.cursors, m.seen, m.recalled, search_work(m),
-                           m.plan)
+                           a(m.positions), a(m.moves), a(m.cursors), a(m.seen), a(m.recalled),
+                           search_work(m), a(m.plan))
 
 
 def schedule_size(values: dict) -> int:

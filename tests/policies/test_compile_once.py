@@ -95,3 +95,33 @@ def test_compile_refuses_what_it_cannot_compile_in_one_line(cli, args, says):
     done = cli("compile", *args)
     assert done.code == 2
     assert says in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_record_read_as_its_first_fields_shares_the_code_compiled_for_them():
+    """planner passes its parameters to solver's and lookahead's code as solver's record, so
+    that the search they call is compiled once for both (jit.record_as)."""
+    import numba
+    import numpy as np
+
+    from simstats.jit import record_as
+    from simstats.policies.api import params_dtype
+
+    small = np.zeros(1, params_dtype({"a": 1.0, "b": 2.0}))
+    big = np.zeros(1, params_dtype({"a": 1.0, "b": 2.0, "c": 3.0}))
+    swapped = np.zeros(1, params_dtype({"b": 2.0, "a": 1.0, "c": 3.0}))
+    for record in (small, big, swapped):
+        record[0]["a"], record[0]["b"] = 1.5, 2.0
+    as_small = record_as(numba.from_dtype(small.dtype))
+
+    @numba.njit
+    def total(params):
+        return params.a + 10 * params.b
+
+    @numba.njit
+    def through(params):
+        return total(as_small(params))
+
+    assert total(small[0]) == through(big[0]) == 21.5
+    assert len(total.signatures) == 1
+    with pytest.raises(numba.core.errors.TypingError):
+        through(swapped[0])  # the same names at other offsets: refused, never misread
