@@ -417,6 +417,35 @@ def report(run_dir) -> None:
                f"in {run_dir}")
 
 
+@cli.command()
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@click.option("--format", "output", type=click.Choice(["text", "csv", "json", "md"]),
+              default="text", show_default=True, help="How to print the comparison.")
+def compare(a, b, output) -> None:
+    """Compare two results, each RUN:GAME:POLICY (quote a policy with brackets): their win
+    rates and the difference A - B with its 95% interval, paired deal by deal where both
+    played the same decks, unpaired (Newcombe) where not."""
+    from .compare import CompareError, comparison_table, comparison_text, parse_cell
+    from .compare import compare as compare_cells
+
+    try:
+        row = compare_cells(parse_cell(a), parse_cell(b))
+    except CompareError as error:
+        raise BadInput(str(error)) from None
+    table = comparison_table(row)
+    if output == "text":
+        click.echo(comparison_text(row))
+    elif output == "csv":
+        click.echo(table.to_csv(index=False), nl=False)
+    elif output == "json":
+        click.echo(table.to_json(orient="records", lines=True), nl=False)
+    else:
+        from .report import markdown_table
+
+        click.echo(markdown_table(table.astype(object).where(table.notna(), "")))
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: click without its multi-line usage errors and tracebacks."""
     try:

@@ -24,6 +24,7 @@ DEALS_DIR = "deals"
 MANIFEST = "manifest.json"
 LOG = "run.log"
 INFLIGHT = ".inflight-"  # a marker in the deals folder: this chunk is being played
+WINS_FILE = "wins.npz"  # who won each deal, a bit a deal per cell (write_wins)
 
 
 class RunError(Exception):
@@ -140,3 +141,53 @@ def read_manifest(run_dir: Path) -> dict | None:
             not isinstance(manifest.get(part, {}), dict) for part in MANIFEST_TABLES):
         return None  # not written by simstats: read as no manifest
     return manifest
+
+
+class WinsDamaged(ValueError):
+    """A wins.npz that cannot be read; the message is one line."""
+
+
+def wins_by_deal(paths: list[Path]) -> np.ndarray:
+    """Won (1), lost (0) or not played yet (-1) for deals 0.. of one game and policy."""
+    parts = [pq.read_table(p, columns=["deal", "won"]) for p in paths]
+    deals = np.concatenate([t.column("deal").to_numpy() for t in parts])
+    won = np.full(int(deals.max()) + 1 if len(deals) else 0, -1, dtype=np.int8)
+    won[deals] = np.concatenate([t.column("won").to_numpy(zero_copy_only=False) for t in parts])
+    return won
+
+
+def write_wins(run_dir: Path, files: dict[tuple[str, str], list[Path]]) -> None:
+    """The compact record of who won each deal, a bit a deal: for each (game, policy) cell, the
+    deals played and the deals won as packed bitmaps."""
+    arrays: dict[str, np.ndarray] = {}
+    names = []
+    for i, (key, paths) in enumerate(files.items()):
+        won = wins_by_deal(paths)
+        names.append("\t".join(key))
+        arrays[f"played_{i}"] = np.packbits(won >= 0)
+        arrays[f"won_{i}"] = np.packbits(won == 1)
+        arrays[f"length_{i}"] = np.array(len(won), dtype=np.int64)
+    arrays["cells"] = np.array(names, dtype=str)
+    temporary = run_dir / f".{WINS_FILE}.writing.npz"
+    np.savez_compressed(temporary, **arrays)
+    temporary.replace(run_dir / WINS_FILE)
+
+
+def read_wins(run_dir: Path) -> dict[tuple[str, str], np.ndarray]:
+    """What write_wins kept: (game, policy) -> won (1), lost (0) or not played (-1) by deal."""
+    path = run_dir / WINS_FILE
+    if not path.is_file():
+        return {}
+    try:
+        with np.load(path, allow_pickle=False) as kept:
+            cells = {}
+            for i, name in enumerate(kept["cells"]):
+                length = int(kept[f"length_{i}"])
+                played = np.unpackbits(kept[f"played_{i}"], count=length).astype(bool)
+                won = np.unpackbits(kept[f"won_{i}"], count=length).astype(np.int8)
+                won[~played] = -1
+                game, policy = str(name).split("\t", 1)
+                cells[game, policy] = won
+            return cells
+    except (OSError, ValueError, KeyError) as error:
+        raise WinsDamaged(f"{path} is damaged ({error})") from None

@@ -13,7 +13,14 @@ import pyarrow.parquet as pq
 
 from .engine.state import END_NAMES, OUTCOME_COLUMNS
 from .games import GAMES, Game
-from .records import DEALS_DIR, Chunk, read_manifest, write_text_atomically
+from .records import (
+    DEALS_DIR,
+    Chunk,
+    read_manifest,
+    wins_by_deal,
+    write_text_atomically,
+    write_wins,
+)
 from .registry import is_oracle, policy_label
 from .report_page import report_page
 from .stats import (
@@ -182,15 +189,6 @@ def collect(run_dir: Path) -> RunData:
     return data
 
 
-def wins_by_deal(paths: list[Path]) -> np.ndarray:
-    """Won (1), lost (0) or not played yet (-1) for deals 0.. of one game and policy."""
-    parts = [pq.read_table(p, columns=["deal", "won"]) for p in paths]
-    deals = np.concatenate([t.column("deal").to_numpy() for t in parts])
-    won = np.full(int(deals.max()) + 1 if len(deals) else 0, -1, dtype=np.int8)
-    won[deals] = np.concatenate([t.column("won").to_numpy(zero_copy_only=False) for t in parts])
-    return won
-
-
 def paired_row(label: str, a: tuple[str, str], b: tuple[str, str], won_a: np.ndarray,
                won_b: np.ndarray) -> dict:
     """Both won / only A / only B / neither on the deals both played, the difference in win
@@ -251,7 +249,7 @@ def compare_all(data: RunData) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
 
 
-def _markdown_table(frame: pd.DataFrame) -> str:
+def markdown_table(frame: pd.DataFrame) -> str:
     header = "| " + " | ".join(frame.columns) + " |"
     rule = "|" + "|".join("---" for _ in frame.columns) + "|"
     body = ["| " + " | ".join(str(v) for v in row) + " |" for row in frame.itertuples(index=False)]
@@ -330,7 +328,7 @@ def summary_markdown(data: RunData) -> str:
         f"Run `{data.run_dir}`: status **{data.status}**; seed {m.get('seed')}; "
         f"command `{' '.join(m.get('command', []))}`.",
         "",
-        _markdown_table(view),
+        markdown_table(view),
         "",
         SUMMARY_NOTE,
         "",
@@ -340,7 +338,7 @@ def summary_markdown(data: RunData) -> str:
     comparisons = comparisons_view(data)
     if comparisons is not None:
         lines += ["## Paired comparisons", "", comparisons_note(data), "",
-                  _markdown_table(comparisons), ""]
+                  markdown_table(comparisons), ""]
     return "\n".join(lines)
 
 
@@ -349,11 +347,12 @@ def _pp(fraction: float) -> str:
 
 
 def write_report(run_dir: Path, plots: bool = True) -> RunData:
-    """Write summary.csv, comparisons.csv, summary.md, plots/ and report.html into the run
-    folder."""
+    """Write summary.csv, comparisons.csv, wins.npz, summary.md, plots/ and report.html into
+    the run folder."""
     data = collect(run_dir)
     data.summary.to_csv(Path(run_dir) / "summary.csv", index=False)
     data.comparisons.to_csv(Path(run_dir) / "comparisons.csv", index=False)
+    write_wins(Path(run_dir), data.files)
     (Path(run_dir) / "summary.md").write_text(summary_markdown(data))
     if plots and not data.summary.empty:
         from .plots import plot_run

@@ -72,3 +72,19 @@ def percent_text(fraction: float) -> str:
     if fraction == 0 or fraction >= 0.01:
         return f"{fraction:.2%}"
     return f"{fraction:.{max(2, -int(np.floor(np.log10(fraction * 100))) + 1)}%}"
+
+
+def unpaired_difference_interval(wins_a: int, n_a: int, wins_b: int, n_b: int,
+                                 confidence: float = CONFIDENCE) -> tuple[float, float, float]:
+    """Difference of two win rates measured on different deals, p_A - p_B, with Newcombe's
+    hybrid score interval (method 10 of Newcombe 1998), built from each rate's Wilson interval;
+    statsmodels' confint_proportions_2indep(method="newcomb") gives the same."""
+    if n_a == 0 or n_b == 0:
+        return (math.nan, math.nan, math.nan)
+    p_a, p_b = wins_a / n_a, wins_b / n_b
+    low_a, high_a = wilson_interval(wins_a, n_a, confidence)
+    low_b, high_b = wilson_interval(wins_b, n_b, confidence)
+    difference = p_a - p_b
+    return (difference,
+            difference - math.sqrt((p_a - low_a) ** 2 + (high_b - p_b) ** 2),
+            difference + math.sqrt((high_a - p_a) ** 2 + (p_b - low_b) ** 2))
