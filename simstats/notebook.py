@@ -63,6 +63,14 @@ class Run:
         """Deals per game and policy that the run was asked to play."""
         return int(self.manifest.get("identity", {}).get("games", 0))
 
+    @property
+    def deals_by_policy(self) -> dict[str, int]:
+        """Deals per game that each policy was asked to play: its own count (`NAME@N`), else
+        deals_per_game."""
+        from .records import deals_by_policy
+
+        return deals_by_policy(self.manifest.get("identity", {}))
+
     def __repr__(self) -> str:
         from .runner import counted
 
@@ -116,9 +124,11 @@ def play_run(games: int, game: list[str] | tuple[str, ...] | None = None,
     """Play deals 0..games-1 of `seed` for every game and policy, as `simstats run` does, and
     load the run.
 
-    game: game ids or aliases (default: all four); policy: policy names, built-in or plugin
-    (default: the command line's, foundation-only and dig). out: the run folder (default: a
-    new temporary folder); an existing run of the same options resumes. workers: processes
+    game: game ids or aliases (default: all four); policy: policy names, built-in or plugin,
+    each with a deal count of its own if wanted (`"planner@5e3"`: deals 0..4999 instead of
+    0..games-1; default: the command line's, foundation-only and dig). out: the run folder
+    (default: a new temporary folder); an existing run of the same options resumes. workers:
+    processes
     (default: all cores). report: also write summary.csv, summary.md and comparisons.csv
     (plots are left to plot_run). The deals are those of any run with the same seed, so a small
     run replays the first deals of a large one exactly.
@@ -129,25 +139,34 @@ def play_run(games: int, game: list[str] | tuple[str, ...] | None = None,
     from .policies import resolve_policy
     from .registry import DEFAULT_POLICIES
     from .report import write_report
-    from .runner import RunOptions, chunk_size_for, default_workers, execute
+    from .runner import (
+        RunOptions,
+        chunk_size_for,
+        default_workers,
+        execute,
+        policies_and_counts,
+    )
 
     if isinstance(game, str) or isinstance(policy, str):
         raise TypeError("give game and policy as lists of names")
     game_ids = tuple(dict.fromkeys(get_game(name).id for name in game or GAMES))
-    policies = tuple(dict.fromkeys(policy or DEFAULT_POLICIES))
+    texts = list(dict.fromkeys(policy or DEFAULT_POLICIES))
+    policies, own = policies_and_counts(texts)
     for name in policies:
         resolve_policy(name)  # an unknown or broken policy fails here, before any work
     out = Path(out) if out is not None else Path(tempfile.mkdtemp(prefix="simstats-run-"))
     command = ["simstats", "run", "--games", str(games)]
     for name in game_ids:
         command += ["--game", name]
-    for name in policies:
-        command += ["--policy", name]
+    for text in texts:
+        command += ["--policy", text]
     command += ["--seed", str(seed), "--out", str(out)]
     options = RunOptions(
         games=int(games), game_ids=game_ids, policies=policies, seed=int(seed),
         chunk_size=chunk_size_for(int(games), out, chunk_size),
         workers=int(workers or default_workers()), out=out, quiet=True, command=tuple(command),
+        own_counts=tuple((name, n, chunk_size_for(n, out, chunk_size, name))
+                         for name, n in own.items()),
     )
     execute(options, echo=print)
     if report:

@@ -27,6 +27,13 @@ INFLIGHT = ".inflight-"  # a marker in the deals folder: this chunk is being pla
 WINS_FILE = "wins.npz"  # who won each deal, a bit a deal per cell (write_wins)
 
 
+def deals_by_policy(identity: dict) -> dict[str, int]:
+    """Deals 0..n-1 of each game that each policy of a run was asked to play: its own count
+    (`--policy NAME@N`), else the run's --games."""
+    own = identity.get("policy_deals") or {}
+    return {p: int(own.get(p, identity.get("games", 0))) for p in identity.get("policy", [])}
+
+
 class RunError(Exception):
     """A run that cannot start or go on; the message is one line for the user."""
 

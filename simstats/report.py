@@ -16,6 +16,7 @@ from .games import GAMES, Game
 from .records import (
     DEALS_DIR,
     Chunk,
+    deals_by_policy,
     read_manifest,
     wins_by_deal,
     write_text_atomically,
@@ -175,8 +176,8 @@ def collect(run_dir: Path) -> RunData:
         ["game", "policy"], key=lambda s: s.map(order if s.name == "game" else porder)
     ).reset_index(drop=True)
     status = manifest.get("status", "unknown")
-    expected = identity.get("games")
-    if status == "complete" and expected and (summary["games"] < expected).any():
+    expected = summary["policy"].map(deals_by_policy(identity))
+    if status == "complete" and (summary["games"] < expected).any():
         status = "incomplete"
     data = RunData(
         run_dir, manifest, summary,
@@ -316,7 +317,8 @@ def oracle_note(data: RunData) -> str | None:
 
 
 SUMMARY_NOTE = ("Intervals are Wilson 95% score intervals. Every policy played the same deals "
-                "of each game (docs/rules.md section 11).")
+                "of each game, deals 0 to n-1 of its count (docs/rules.md section 11); a "
+                "comparison uses the deals both played.")
 
 
 def summary_markdown(data: RunData) -> str:

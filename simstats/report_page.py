@@ -67,9 +67,17 @@ def _markdown_emphasis(text: str) -> str:
     return "".join(f"<em>{p}</em>" if i % 2 else p for i, p in enumerate(parts))
 
 
+def deals_text(identity: dict) -> str:
+    """'100,000', or '100,000 (planner 5,000)' where policies were given counts of their own."""
+    own = ", ".join(f"{p} {n:,}" for p, n in (identity.get("policy_deals") or {}).items())
+    return f"{identity.get('games', 0):,}" + (f" ({own})" if own else "")
+
+
 def chunk_progress(manifest: dict) -> tuple[int, int]:
     """(chunks finished, chunks the run has in all) from its manifest."""
     options = manifest.get("options", {})
+    if "chunks_total" in manifest:
+        return len(manifest.get("chunks", {})), int(manifest["chunks_total"])
     per_pair = math.ceil(options.get("games", 0) / max(options.get("chunk_size", 1), 1))
     total = per_pair * len(options.get("game_ids", [])) * len(options.get("policies", []))
     return len(manifest.get("chunks", {})), total
@@ -90,7 +98,7 @@ def report_page(data, plots_folder: Path, summary: pd.DataFrame,
         "command": f"<code>{html.escape(' '.join(m.get('command', [])))}</code>",
         "games": html.escape(", ".join(options.get("game_ids", []))),
         "policies": html.escape(", ".join(options.get("policies", []))),
-        "deals per game": f"{options.get('games', 0):,}",
+        "deals per game": html.escape(deals_text(m.get("identity", {}))),
         "seed": html.escape(str(m.get("seed"))),
         "started": html.escape(str(m.get("started"))),
         "ended": html.escape(str(m.get("ended"))),

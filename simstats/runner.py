@@ -69,13 +69,26 @@ class RunOptions:
     scheduler: str | None = None
     quiet: bool = False
     command: tuple[str, ...] = field(default=(), compare=False)
+    # Policies given a deal count of their own (`planner@5e3`): (name, deals, chunk size).
+    own_counts: tuple[tuple[str, int, int], ...] = ()
+
+    def deals_of(self, policy: str) -> int:
+        """Deals 0..n-1 of each game that `policy` plays: its own count, else --games."""
+        return next((n for name, n, _ in self.own_counts if name == policy), self.games)
+
+    def chunk_size_of(self, policy: str) -> int:
+        return next((size for name, _, size in self.own_counts if name == policy),
+                    self.chunk_size)
+
+    def total_deals(self) -> int:
+        return len(self.game_ids) * sum(self.deals_of(p) for p in self.policies)
 
     def identity(self) -> dict:
         """What fixes a run's results; a resumed run must match it exactly. A policy's name
         does not fix its parameter values (a default may change between versions), so they
         are part of it too; nor, for a policy that searches, the search's proofs and order
         (SEARCH_VERSION)."""
-        return {
+        identity = {
             "games": self.games,
             "game": list(self.game_ids),
             "policy": list(self.policies),
@@ -87,23 +100,78 @@ class RunOptions:
             "rules_version": RULES_VERSION,
             "deal_stream_version": DEAL_STREAM_VERSION,
         }
+        if self.own_counts:  # absent otherwise: runs made before still resume
+            identity["policy_deals"] = {name: n for name, n, _ in self.own_counts}
+            identity["policy_chunk_size"] = {name: size for name, _, size in self.own_counts}
+        return identity
 
 
-def chunk_size_for(games: int, out: Path | None, given: int | None = None) -> int:
+def chunk_size_for(games: int, out: Path | None, given: int | None = None,
+                   policy: str | None = None) -> int:
     """The chunk size of a run: `given` (--chunk-size); else the one of the run in `out`, so
     that the same command resumes a run whatever the default was when it began; else a game
     and policy's deals in CHUNKS_PER_PAIR chunks of LEAST_DEFAULT_CHUNK to DEFAULT_CHUNK_SIZE.
     A run of one costly policy then keeps every core busy and its progress bar moving, and an
     interruption loses little; a million deals are still chunks of 50,000, not files of a few.
-    It does not depend on the workers, so that a run resumes on any machine."""
+    It does not depend on the workers, so that a run resumes on any machine. With `policy`,
+    the chunk size of that policy's own deal count (`games`)."""
     if given:
         return int(given)
     existing = (read_manifest(Path(out)) if out is not None else None) or {}
-    recorded = existing.get("identity", {}).get("chunk_size")  # read_manifest: an object
+    identity = existing.get("identity", {})  # read_manifest: an object
+    recorded = (identity.get("chunk_size") if policy is None else
+                (identity.get("policy_chunk_size") or {}).get(policy))
     if isinstance(recorded, int) and recorded > 0:
         return recorded
     share = -(-games // CHUNKS_PER_PAIR)
     return min(games, max(LEAST_DEFAULT_CHUNK, min(DEFAULT_CHUNK_SIZE, share)))
+
+
+def parse_count(value, what: str = "deals") -> int:
+    """A whole positive number of deals (or other things) as a user writes it: 1e6, 250000,
+    1_000_000. ValueError, in words for the user, otherwise."""
+    from decimal import Decimal, InvalidOperation
+
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = Decimal(value)
+    else:
+        try:
+            number = Decimal(str(value).strip().replace("_", ""))
+        except InvalidOperation:
+            raise ValueError(f"{value!r} is not a number of {what} "
+                             "(e.g. 1e6, 250000, 1_000_000)") from None
+    if not number.is_finite() or number != number.to_integral_value():
+        raise ValueError(f"{value!r} is not a whole number of {what}")
+    if number < 1:
+        raise ValueError(f"{value!r} must be at least 1")
+    if number >= 2**63:
+        raise ValueError(f"{value!r} is too large")
+    return int(number)
+
+
+def split_policy_count(text: str) -> tuple[str, int | None]:
+    """A policy as --policy gives it: its name and its own deal count, a suffix `@N` after
+    its parameters (`planner@5e3`, `solver[restarts=22]@2e4`; N as --games takes it)."""
+    name, at, count = text.rpartition("@")
+    if not at or any(c in count for c in "[]:/\\"):  # an @ within a plugin's path
+        return text, None
+    try:
+        return name, parse_count(count)
+    except ValueError as error:
+        raise ValueError(f"--policy {text!r}: {error}") from None
+
+
+def policies_and_counts(texts: Iterable[str]) -> tuple[tuple[str, ...], dict[str, int]]:
+    """The policies of --policy values, each once, and the deal counts given to some; a
+    policy given twice with two counts is refused (ValueError)."""
+    policies: dict[str, int | None] = {}
+    for text in texts:
+        name, count = split_policy_count(text)
+        if name in policies and policies[name] != count:
+            raise ValueError(f"policy {name!r} is given twice with different deal counts; "
+                             "give it once")
+        policies[name] = count
+    return tuple(policies), {n: c for n, c in policies.items() if c is not None}
 
 
 def policy_parameters(name: str) -> dict | None:
@@ -129,8 +197,9 @@ def plan_chunks(options: RunOptions) -> list[Chunk]:
     chunks = []
     for gi, game in enumerate(options.game_ids):
         for pi, policy in enumerate(options.policies):
-            for start in range(0, options.games, options.chunk_size):
-                count = min(options.chunk_size, options.games - start)
+            deals, size = options.deals_of(policy), options.chunk_size_of(policy)
+            for start in range(0, deals, size):
+                count = min(size, deals - start)
                 chunks.append(Chunk(gi, game, pi, policy, start, count))
     return chunks
 
@@ -313,8 +382,8 @@ def _value(value: float | None) -> str:
 
 
 def _describe(identity: dict) -> str:
-    return ", ".join(f"{k} {v}" for k, v in identity.items() if k in ("games", "game", "policy",
-                                                                        "seed", "chunk_size"))
+    shown = ("games", "game", "policy", "policy_deals", "seed", "chunk_size")
+    return ", ".join(f"{k} {v}" for k, v in identity.items() if k in shown)
 
 
 def setup_logging(run_dir: Path) -> logging.Handler:
@@ -475,12 +544,14 @@ def execute(options: RunOptions, echo: Callable[[str], None] = print) -> RunFold
     run.log_file = setup_logging(run.dir)
     try:
         chunks = run.pending()
-        total = options.games * len(options.game_ids) * len(options.policies)
+        total = options.total_deals()
         remaining = sum(c.count for c in chunks)
         resumed = " (resuming)" if total - remaining else ""
+        own = ", ".join(f"{name} {n:,}" for name, n, _ in options.own_counts)
         echo(f"simstats run{resumed}: {counted(len(options.game_ids), 'game')} x "
              f"{counted(len(options.policies), 'policy', 'policies')} x "
-             f"{counted(options.games, 'deal')}, seed {options.seed}, "
+             f"{counted(options.games, 'deal')}{f' ({own})' if own else ''}, "
+             f"seed {options.seed}, "
              f"{counted(options.workers, 'worker')} -> {run.dir}")
         log.info("run started%s: %s", resumed, " ".join(options.command))
         if options.backend == "dask" and options.scheduler:
