@@ -29,16 +29,10 @@ from .records import (
     read_wins,
     wins_by_deal,
 )
-from .report import paired_row
-from .stats import unpaired_difference_interval
+from .report import COMPARISON_COLUMNS, paired_row, unpaired_row
 
-# Columns of `simstats compare`: the paired table of `simstats report` (comparisons.csv), with
-# how the two were compared first and each side's deals and wins (unpaired: each its own).
-COMPARE_COLUMNS = (
-    "pairing", "a", "b", "deals", "deals_a", "wins_a", "deals_b", "wins_b", "win_rate_a",
-    "win_rate_b", "difference", "ci_low", "ci_high", "both", "only_a", "only_b", "neither",
-    "mcnemar_p",
-)
+# Columns of `simstats compare`: the cells as given, then those of the report's comparisons.
+COMPARE_COLUMNS = ("a", "b", *COMPARISON_COLUMNS[1:])
 
 
 class CompareError(ValueError):
@@ -101,7 +95,7 @@ def cell_wins(cell: Cell) -> np.ndarray:
 
 def same_decks(a: Cell, b: Cell) -> bool:
     """Whether deal i of A was dealt the same deck as deal i of B."""
-    if a.seed != b.seed or a.version("deal_stream_version") != b.version("deal_stream_version"):
+    if a.seed != b.seed:
         return False
     if a.game == b.game:
         return True
@@ -111,34 +105,21 @@ def same_decks(a: Cell, b: Cell) -> bool:
 
 def compare(a: Cell, b: Cell) -> dict:
     """The comparison of A with B (COMPARE_COLUMNS)."""
-    if a.version("rules_version") != b.version("rules_version"):
-        raise CompareError(f"the runs were made under different rules versions "
-                           f"({a.version('rules_version')} and {b.version('rules_version')})")
+    for part in ("rules_version", "deal_stream_version"):
+        if a.version(part) != b.version(part):
+            raise CompareError(f"the runs were made under different {part.replace('_', ' ')}s "
+                               f"({a.version(part)} and {b.version(part)})")
     won_a, won_b = cell_wins(a), cell_wins(b)
-    row = dict.fromkeys(COMPARE_COLUMNS)
-    row.update(a=a.text, b=b.text)
+    cells = (a.game, a.policy), (b.game, b.policy)
     if same_decks(a, b):
-        paired = paired_row("", (a.game, a.policy), (b.game, b.policy), won_a, won_b)
-        if paired["deals"] == 0:
+        row = paired_row("", *cells, won_a, won_b)
+        if row["deals"] == 0:
             raise CompareError("the two cells have no deal in common")
-        row.update({k: paired[k] for k in COMPARE_COLUMNS if k in paired})
-        row.update(pairing="paired", deals_a=paired["deals"], deals_b=paired["deals"],
-                   wins_a=paired["both"] + paired["only_a"],
-                   wins_b=paired["both"] + paired["only_b"])
-        return row
-    if a.version("deal_stream_version") != b.version("deal_stream_version"):
-        raise CompareError(f"the runs were dealt by different deal-stream versions "
-                           f"({a.version('deal_stream_version')} and "
-                           f"{b.version('deal_stream_version')})")
-    n_a, n_b = int((won_a >= 0).sum()), int((won_b >= 0).sum())
-    if n_a == 0 or n_b == 0:
-        raise CompareError(f"{(a if n_a == 0 else b).text} has no deal played")
-    w_a, w_b = int((won_a == 1).sum()), int((won_b == 1).sum())
-    difference, low, high = unpaired_difference_interval(w_a, n_a, w_b, n_b)
-    row.update(pairing="unpaired", deals_a=n_a, wins_a=w_a, deals_b=n_b, wins_b=w_b,
-               win_rate_a=w_a / n_a, win_rate_b=w_b / n_b, difference=difference,
-               ci_low=low, ci_high=high)
-    return row
+    else:
+        row = unpaired_row("", *cells, won_a, won_b)
+        if row["deals_a"] == 0 or row["deals_b"] == 0:
+            raise CompareError(f"{(a if row['deals_a'] == 0 else b).text} has no deal played")
+    return {"a": a.text, "b": b.text, **{k: row[k] for k in COMPARE_COLUMNS[2:]}}
 
 
 def comparison_table(row: dict) -> pd.DataFrame:

@@ -108,7 +108,8 @@ def cost_figure(data):
 
 def key_comparisons(data):
     """The pairs that matter, per game: each fair policy against the next weaker one, the best
-    fair policy against the oracle, and a game against the one whose decks it deals."""
+    fair policy against the oracle, and a game against the one whose decks it deals (with
+    each policy, and best against best); unpaired comparisons are left to the tables."""
     c = data.comparisons
     if c is None or c.empty:
         return c
@@ -122,7 +123,7 @@ def key_comparisons(data):
             a, b = fair.index(row.policy_a), fair.index(row.policy_b)
             keep.append(abs(a - b) == 1)
         else:
-            keep.append(True)
+            keep.append(row.pairing == "paired")  # the figure shows paired intervals only
     return c[keep]
 
 
@@ -146,7 +147,9 @@ def comparisons_figure(data):
             if r.comparison == "policies" and r.difference < 0:  # the stronger one first
                 first, second, sign = r.policy_b, r.policy_a, -1
             labels.append(f"{first} vs {second}" if r.game_a == r.game_b
-                          else f"{r.policy_a}: {r.game_a} vs {r.game_b}")
+                          else f"{r.policy_a}: {r.game_a} vs {r.game_b}"
+                          if r.policy_a == r.policy_b
+                          else f"{r.game_a} {r.policy_a} vs {r.game_b} {r.policy_b}")
             ends = sorted((sign * r.ci_low * 100, sign * r.ci_high * 100))
             d.append(sign * r.difference * 100)
             low.append(ends[0])

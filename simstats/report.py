@@ -29,6 +29,7 @@ from .stats import (
     paired_difference_interval,
     percent_text,
     quantile_from_histogram,
+    unpaired_difference_interval,
     wilson_interval,
 )
 
@@ -39,10 +40,12 @@ SUMMARY_COLUMNS = (
     *(f"end_{name}" for name in END_NAMES), "mean_reshuffles",
 )
 READ_COLUMNS = ["game", "policy", *OUTCOME_COLUMNS]
+# A comparison of two (game, policy) cells: paired on the deals both played where the decks
+# are the same (deals, both / only A / only B / neither, McNemar), else unpaired (those blank).
 COMPARISON_COLUMNS = (
-    "comparison", "game_a", "policy_a", "game_b", "policy_b", "deals", "both", "only_a",
-    "only_b", "neither", "win_rate_a", "win_rate_b", "difference", "ci_low", "ci_high",
-    "mcnemar_p",
+    "comparison", "pairing", "game_a", "policy_a", "game_b", "policy_b", "deals", "deals_a",
+    "wins_a", "deals_b", "wins_b", "both", "only_a", "only_b", "neither", "win_rate_a",
+    "win_rate_b", "difference", "ci_low", "ci_high", "mcnemar_p",
 )
 
 
@@ -203,11 +206,29 @@ def paired_row(label: str, a: tuple[str, str], b: tuple[str, str], won_a: np.nda
     deals = both + only_a + only_b + neither
     difference, low, high = paired_difference_interval(both, only_a, only_b, neither)
     return {
-        "comparison": label, "game_a": a[0], "policy_a": a[1], "game_b": b[0],
-        "policy_b": b[1], "deals": deals, "both": both, "only_a": only_a, "only_b": only_b,
-        "neither": neither, "win_rate_a": (both + only_a) / max(deals, 1),
+        "comparison": label, "pairing": "paired", "game_a": a[0], "policy_a": a[1],
+        "game_b": b[0], "policy_b": b[1], "deals": deals, "deals_a": deals,
+        "wins_a": both + only_a, "deals_b": deals, "wins_b": both + only_b, "both": both,
+        "only_a": only_a, "only_b": only_b, "neither": neither,
+        "win_rate_a": (both + only_a) / max(deals, 1),
         "win_rate_b": (both + only_b) / max(deals, 1), "difference": difference,
         "ci_low": low, "ci_high": high, "mcnemar_p": mcnemar_exact_p(only_a, only_b),
+    }
+
+
+def unpaired_row(label: str, a: tuple[str, str], b: tuple[str, str], won_a: np.ndarray,
+                 won_b: np.ndarray) -> dict:
+    """The two win rates on the deals each played (different decks: nothing to pair) and the
+    difference with Newcombe's hybrid score 95% interval."""
+    n_a, n_b = int((won_a >= 0).sum()), int((won_b >= 0).sum())
+    w_a, w_b = int((won_a == 1).sum()), int((won_b == 1).sum())
+    difference, low, high = unpaired_difference_interval(w_a, n_a, w_b, n_b)
+    return {
+        "comparison": label, "pairing": "unpaired", "game_a": a[0], "policy_a": a[1],
+        "game_b": b[0], "policy_b": b[1], "deals": None, "deals_a": n_a, "wins_a": w_a,
+        "deals_b": n_b, "wins_b": w_b, "both": None, "only_a": None, "only_b": None,
+        "neither": None, "win_rate_a": w_a / max(n_a, 1), "win_rate_b": w_b / max(n_b, 1),
+        "difference": difference, "ci_low": low, "ci_high": high, "mcnemar_p": None,
     }
 
 
@@ -247,7 +268,37 @@ def compare_all(data: RunData) -> pd.DataFrame:
                 rows.append(paired_row(game.same_decks_comparison, a, b,
                                        wins_by_deal(data.files[a]),
                                        wins_by_deal(data.files[b])))
+    rows += games_against_each_other(data, games, keys, rate)
     return pd.DataFrame(rows, columns=list(COMPARISON_COLUMNS))
+
+
+def games_against_each_other(data: RunData, games: list[str], keys: list[tuple[str, str]],
+                             rate: dict) -> list[dict]:
+    """Each game's best fair player against each other game's: how much easier one game is
+    than another, played as well as the run plays it. Paired where one game deals the other's
+    decks (Tournament against Napoleon's Flank: what seeing the buried cards is worth), else
+    unpaired (different decks)."""
+    best = {}
+    for game in games:
+        fair = [p for g, p in keys if g == game and not is_oracle(p)]
+        if fair:
+            best[game] = max(fair, key=lambda p: rate[game, p])
+    rows = []
+    shared = {(base.id, game.id): game for game, base in same_deck_pairs(games)}
+    for i, first in enumerate(games):
+        for second in games[i + 1:]:
+            if first not in best or second not in best:
+                continue
+            pair = (first, second) if (first, second) in shared or (
+                second, first) not in shared else (second, first)
+            a, b = (pair[0], best[pair[0]]), (pair[1], best[pair[1]])
+            won_a, won_b = wins_by_deal(data.files[a]), wins_by_deal(data.files[b])
+            if pair in shared:
+                rows.append(paired_row(f"{shared[pair].same_decks_comparison}, best against "
+                                       "best", a, b, won_a, won_b))
+            else:
+                rows.append(unpaired_row("games, best against best", a, b, won_a, won_b))
+    return rows
 
 
 def markdown_table(frame: pd.DataFrame) -> str:
@@ -276,28 +327,34 @@ def summary_view(data: RunData) -> pd.DataFrame:
 
 
 def comparisons_view(data: RunData) -> pd.DataFrame | None:
-    """The paired comparisons as the report shows them, as text; None when there are none."""
+    """The comparisons as the report shows them, as text; None when there are none. An
+    unpaired one gives each side's deals, and no pairs nor McNemar test."""
     c = data.comparisons
     if c is None or c.empty:
         return None
+    paired = c["pairing"] == "paired"
     return pd.DataFrame({
         "comparison": c["comparison"],
         "A": c["game_a"] + " / " + c["policy_a"].map(policy_label),
         "B": c["game_b"] + " / " + c["policy_b"].map(policy_label),
-        "deals": c["deals"].map("{:,}".format),
+        "deals": [f"{r.deals:,.0f}" if p else f"{r.deals_a:,.0f} and {r.deals_b:,.0f}"
+                  for p, r in zip(paired, c.itertuples(), strict=True)],
         "both / only A / only B / neither": [
-            f"{r.both:,} / {r.only_a:,} / {r.only_b:,} / {r.neither:,}"
-            for r in c.itertuples()],
+            f"{r.both:,.0f} / {r.only_a:,.0f} / {r.only_b:,.0f} / {r.neither:,.0f}" if p
+            else "unpaired" for p, r in zip(paired, c.itertuples(), strict=True)],
         "A - B (95% CI)": [f"{_pp(r.difference)} ({_pp(r.ci_low)} to {_pp(r.ci_high)})"
                            for r in c.itertuples()],
-        "McNemar p": c["mcnemar_p"].map(lambda p: "< 1e-300" if p == 0 else f"{p:.3g}"),
+        "McNemar p": [("< 1e-300" if r.mcnemar_p == 0 else f"{r.mcnemar_p:.3g}") if p else ""
+                      for p, r in zip(paired, c.itertuples(), strict=True)],
     })
 
 
 def comparisons_note(data: RunData) -> str:
-    return ("Each pair played the very same deals; the difference in win rate is in percentage "
-            "points with the Bonett-Price paired 95% interval, and the p-value is the exact "
-            "McNemar test on the deals only one of the two won."
+    return ("A paired comparison is made on the very same deals: the difference in win rate "
+            "is in percentage points with the Bonett-Price paired 95% interval, and the p-value "
+            "is the exact McNemar test on the deals only one of the two won. Games dealt from "
+            "different decks are compared unpaired, with Newcombe's hybrid score interval. "
+            "*Best against best* compares each game's best fair player with each other game's."
             + "".join(f" *{game.same_decks_comparison.capitalize()}* compares {base.title} "
                       f"with {game.title} (the same decks)."
                       for game, base in same_deck_pairs(list(dict.fromkeys(data.summary.game)))))
@@ -339,7 +396,7 @@ def summary_markdown(data: RunData) -> str:
         lines += [oracle_note(data), ""]
     comparisons = comparisons_view(data)
     if comparisons is not None:
-        lines += ["## Paired comparisons", "", comparisons_note(data), "",
+        lines += ["## Comparisons", "", comparisons_note(data), "",
                   markdown_table(comparisons), ""]
     return "\n".join(lines)
 

@@ -120,7 +120,7 @@ def report_page(data, plots_folder: Path, summary: pd.DataFrame,
     if notes.get("oracle"):
         parts.append(f"<p>{_markdown_emphasis(notes['oracle'])}</p>")
     if comparisons is not None:
-        parts += ["<h2>Paired comparisons</h2>",
+        parts += ["<h2>Comparisons</h2>",
                   f"<p>{_markdown_emphasis(notes['comparisons'])}</p>",
                   _table(comparisons, "comparisons")]
     figures = [name for name in FIGURES if (plots_folder / f"{name}.png").is_file()]

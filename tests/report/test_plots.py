@@ -99,5 +99,7 @@ def test_the_comparisons_figure_keeps_the_pairs_that_matter(run_data):
     kept = key_comparisons(run_data)
     assert len(kept) < len(run_data.comparisons)
     assert set(kept.comparison) == {"policies", "oracle minus best policy",
-                                    "seeing buried cards"}
+                                    "seeing buried cards",
+                                    "seeing buried cards, best against best"}
+    assert (kept.pairing == "paired").all()  # the games on other decks: in the tables only
     assert (kept.comparison == "policies").sum() == 2 * len(GAMES)  # neighbours in strength

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -121,8 +123,10 @@ def test_comparisons_of_a_small_real_run(cli, tmp_path):
     assert result.code == 0, result.stderr
     deals = pd.read_parquet(out / "deals")
     comparisons = pd.read_csv(out / "comparisons.csv")
-    assert set(comparisons.comparison) == {"policies", "seeing buried cards"}
-    assert len(comparisons) == 2 + 2  # a pair per game; T vs N per policy
+    assert set(comparisons.comparison) == {"policies", "seeing buried cards",
+                                           "seeing buried cards, best against best"}
+    assert len(comparisons) == 2 + 2 + 1  # a pair per game; T vs N per policy, best vs best
+    assert (comparisons.pairing == "paired").all()  # the same decks
     for row in comparisons.itertuples():
         a = deals[(deals.game == row.game_a) & (deals.policy == row.policy_a)].set_index("deal")
         b = deals[(deals.game == row.game_b) & (deals.policy == row.policy_b)].set_index("deal")
@@ -135,5 +139,25 @@ def test_comparisons_of_a_small_real_run(cli, tmp_path):
         assert row.ci_low <= row.difference <= row.ci_high
         assert row.mcnemar_p == pytest.approx(
             mcnemar([[row.both, row.only_a], [row.only_b, row.neither]], exact=True).pvalue)
-    assert "Paired comparisons" in (out / "summary.md").read_text()
+    assert "## Comparisons" in (out / "summary.md").read_text()
     assert (out / "plots" / "comparisons.png").stat().st_size > 5000
+
+
+def test_games_on_other_decks_are_compared_best_against_best_unpaired(cli, tmp_path):
+    """How much easier Cicely is than Tournament, each played by its best fair player of the
+    run: an unpaired comparison, the one `simstats compare` gives for those two cells."""
+    out = tmp_path / "run"
+    result = cli("run", "--games", "600", "--game", "tournament", "--game", "cicely",
+                 "--policy", "dig", "--policy", "foundation-only", "--out", out, "-q")
+    assert result.code == 0, result.stderr
+    comparisons = pd.read_csv(out / "comparisons.csv")
+    row = comparisons[comparisons.comparison == "games, best against best"].iloc[0]
+    assert (row.pairing, row.policy_a, row.policy_b) == ("unpaired", "dig", "dig")
+    assert pd.isna(row.deals) and pd.isna(row.mcnemar_p) and row.deals_a == row.deals_b == 600
+    direct = cli("compare", f"{out}:{row.game_a}:dig", f"{out}:{row.game_b}:dig",
+                 "--format", "json")
+    got = pd.read_json(io.StringIO(direct.stdout), lines=True).iloc[0]
+    for column in ("wins_a", "wins_b", "difference", "ci_low", "ci_high"):
+        assert got[column] == pytest.approx(row[column]), column
+    summary = (out / "summary.md").read_text()
+    assert "games, best against best" in summary and "600 and 600" in summary
