@@ -52,6 +52,9 @@ log = logging.getLogger("simstats")
 DEFAULT_CHUNK_SIZE = 50_000  # the most deals of a chunk that chunk_size_for chooses
 LEAST_DEFAULT_CHUNK = 1_000  # and the fewest, unless the run has fewer deals
 CHUNKS_PER_PAIR = 8  # chunks per game and policy that chunk_size_for aims at
+LOCK = ".lock"  # in the run folder: held by the run that writes it (RunFolder._lock)
+PARENT_WATCH_SECONDS = 0.5  # how often a worker checks that the run still lives
+_HELD_LOCK: int | None = None  # this process's descriptor of its run's lock, if it holds one
 # parts of a run's identity that older manifests lack: checked only where recorded
 RECORDED_LATER = ("parameters", "search_version")
 
@@ -280,6 +283,7 @@ class RunFolder:
         self.dir = Path(options.out)
         self.manifest: dict = {}
         self.log_file: logging.Handler | None = None
+        self._lock_fd: int | None = None
 
     # -- the folder -------------------------------------------------------------------------
     def open(self) -> None:
@@ -287,13 +291,21 @@ class RunFolder:
         try:
             self._open()
         except OSError as error:
+            self.unlock()
             raise RunRefused(f"cannot write the run folder {self.dir}: "
                              f"{error.strerror or error}; choose another --out") from None
+        except BaseException:
+            self.unlock()
+            raise
 
     def _open(self) -> None:
         existing = read_manifest(self.dir)
-        if existing is None and self.dir.exists() and any(self.dir.iterdir()):
+        if existing is None and self.dir.exists() and any(p.name != LOCK
+                                                          for p in self.dir.iterdir()):
             raise RunRefused(f"{self.dir} exists and is not a simstats run; choose another --out")
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self._lock()
+        existing = read_manifest(self.dir)  # again, now that no other run can write it
         if existing is not None:
             identity, theirs = self.options.identity(), existing.get("identity")
             if theirs is None:  # read_manifest leaves only an object or nothing
@@ -325,6 +337,32 @@ class RunFolder:
             marker.unlink(missing_ok=True)
         self.manifest.update(status="running", ended=None, last_command=list(self.options.command))
         self.save()
+
+    def _lock(self) -> None:
+        """One writer per run folder: an exclusive lock on RUN/.lock for the whole run, held by
+        an open file, so that a run killed in any way leaves no stale lock. The file says who
+        holds it. Forked workers close their copy (_start_worker)."""
+        import fcntl
+
+        global _HELD_LOCK
+        fd = os.open(self.dir / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 200, 0).decode(errors="replace").strip()
+            os.close(fd)
+            raise RunRefused(f"{self.dir} is being written by another simstats run "
+                             f"({holder or 'its process is starting'}); wait for it to end, "
+                             "or stop it, then run this command again") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"pid {os.getpid()}, started {_now()}".encode(), 0)
+        self._lock_fd = _HELD_LOCK = fd
+
+    def unlock(self) -> None:
+        global _HELD_LOCK
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = _HELD_LOCK = None
 
     def save(self) -> None:
         write_json_atomically(self.dir / MANIFEST, self.manifest)
@@ -426,12 +464,28 @@ def _worker_log_handler(run_log: logging.Handler):
     return MultiProcessingHandler("simstats-workers", sub_handler=_Forward(run_log))
 
 
-def _start_worker(worker_log: logging.Handler) -> None:
+def _start_worker(worker_log: logging.Handler, parent: int) -> None:
     # The parent owns Ctrl-C: it stops the workers itself, so they print no traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if _HELD_LOCK is not None:
+        os.close(_HELD_LOCK)  # the run's lock is the parent's: it must end with the parent
+    _end_with_parent(parent)
     for handler in list(log.handlers):
         log.removeHandler(handler)
     log.addHandler(worker_log)
+
+
+def _end_with_parent(parent: int) -> None:
+    """End this worker within a second of its parent's death (killed, say, by kill -9 or an
+    out-of-memory killer), so that nothing writes into the run once its lock is gone. The
+    compiled loops release the GIL, so the watch runs while a chunk plays."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_WATCH_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def warm_up(options: RunOptions, echo: Callable[[str], None] = print) -> None:
@@ -482,7 +536,7 @@ def _run_pool(run: RunFolder, chunks: Iterable[Chunk], workers: int, context,
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*fork.*", category=DeprecationWarning)
         executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker,
-                                       initargs=(worker_log,))
+                                       initargs=(worker_log, os.getpid()))
     futures: dict[Future, Chunk] = {}
     try:
         for chunk in chunks:
@@ -589,4 +643,5 @@ def execute(options: RunOptions, echo: Callable[[str], None] = print) -> RunFold
         return run
     finally:
         close_logging()
+        run.unlock()
         sys.stdout.flush()

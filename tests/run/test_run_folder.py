@@ -1,0 +1,80 @@
+"""One writer per run folder: a second run on a running folder is refused in one line naming the
+process; workers end with their parent, so that after a kill -9 of the parent alone nothing
+writes and the same command resumes at once; a report of a running folder disturbs nothing."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pandas as pd
+import pytest
+
+from simstats.cli import main
+
+psutil = pytest.importorskip("psutil")
+
+RUN = ["run", "--games", "4000", "--game", "kingsdown-eights", "--policy", "random",
+       "--seed", "6", "--workers", "2", "--chunk-size", "200", "-q"]
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory) -> pd.DataFrame:
+    out = tmp_path_factory.mktemp("uninterrupted") / "r"
+    try:
+        main([*RUN, "--out", str(out)])
+    except SystemExit as done:
+        pytest.fail(f"the uninterrupted run exited with status {done.code}")
+    return pd.read_parquet(out / "deals")
+
+
+def start(out) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "simstats", *RUN, "--out", str(out)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def wait_for_chunks(out, count: int) -> None:
+    deadline = time.time() + 120
+    while time.time() < deadline and len(list((out / "deals").glob("*.parquet"))) < count:
+        time.sleep(0.02)
+
+
+def test_a_second_run_on_a_running_folder_is_refused_naming_the_process(cli, tmp_path,
+                                                                        uninterrupted):
+    out = tmp_path / "r"
+    first = start(out)
+    wait_for_chunks(out, 2)
+    second = cli(*RUN, "--out", out)
+    report = cli("report", out)  # a report of the chunks so far, beside the run
+    _, stderr = first.communicate(timeout=300)
+    assert first.returncode == 0, stderr
+    assert second.code == 2 and second.stderr.count("\n") == 1
+    assert f"being written by another simstats run (pid {first.pid}," in second.stderr
+    assert report.code == 0, report.stderr
+    starts = (out / "run.log").read_text().count(": started")
+    assert starts == 20  # each chunk played once: the second run played none
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "deals"), uninterrupted)
+    assert cli(*RUN, "--out", out).code == 0  # the lock ended with the run
+
+
+def test_workers_end_with_their_parent_and_the_same_command_resumes_at_once(cli, tmp_path,
+                                                                         uninterrupted):
+    out = tmp_path / "r"
+    parent = start(out)
+    wait_for_chunks(out, 3)
+    workers = psutil.Process(parent.pid).children()
+    assert workers
+    os.kill(parent.pid, signal.SIGKILL)  # the parent alone, as an out-of-memory killer does
+    parent.wait()
+    gone, alive = psutil.wait_procs(workers, timeout=5)
+    assert alive == []
+    files = sorted(p.name for p in (out / "deals").iterdir())
+    time.sleep(1)
+    assert sorted(p.name for p in (out / "deals").iterdir()) == files  # nothing writes
+    assert len([f for f in files if f.endswith(".parquet")]) < 20, "the kill should land mid-run"
+    resumed = cli(*RUN, "--out", out)
+    assert resumed.code == 0, resumed.stderr
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "deals"), uninterrupted)
