@@ -99,8 +99,12 @@ def write_chunk(run_dir: Path, chunk: Chunk, table: pa.Table) -> Path:
     folder = run_dir / DEALS_DIR
     target = folder / chunk.name
     temporary = folder / f".{chunk.name}.{os.getpid()}.partial"
-    pq.write_table(table, temporary, compression="zstd")
-    os.replace(temporary, target)
+    try:
+        pq.write_table(table, temporary, compression="zstd")
+        os.replace(temporary, target)
+    except BaseException:
+        temporary.unlink(missing_ok=True)  # a full disk leaves no half file behind
+        raise
     return target
 
 

@@ -7,6 +7,7 @@ deals) alone, so results are the same for any number of workers, chunk order or 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
@@ -424,9 +425,17 @@ def _describe(identity: dict) -> str:
     return ", ".join(f"{k} {v}" for k, v in identity.items() if k in shown)
 
 
+class _QuietFileHandler(logging.FileHandler):
+    """run.log's handler: a line that cannot be written (a full disk) is dropped, not printed
+    to stderr with a traceback; the run says what failed in one line."""
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        pass
+
+
 def setup_logging(run_dir: Path) -> logging.Handler:
     """The parent writes run.log itself; forked workers send theirs through a pool's queue."""
-    handler = logging.FileHandler(run_dir / LOG, encoding="utf-8")
+    handler = _QuietFileHandler(run_dir / LOG, encoding="utf-8")
     handler.setFormatter(logging.Formatter(
         "%(asctime)s %(processName)s[%(process)d] %(levelname)s %(message)s"))
     log.setLevel(logging.INFO)
@@ -632,6 +641,15 @@ def execute(options: RunOptions, echo: Callable[[str], None] = print) -> RunFold
             run.finish("interrupted")
             log.warning("run interrupted")
             raise
+        except OSError as error:  # a full disk, a folder made read-only, ...
+            bar.close()
+            with contextlib.suppress(OSError):  # the manifest may not be writable either
+                run.finish("failed")
+            log.error("run failed: %s", error)
+            where = error.filename or run.dir
+            raise RunError(f"cannot write {where}: {error.strerror or error}; make room (or "
+                           "make the folder writable again) and run the same command to "
+                           "resume") from None
         except BaseException as error:
             bar.close()
             run.finish("failed")

@@ -78,3 +78,42 @@ def test_workers_end_with_their_parent_and_the_same_command_resumes_at_once(cli,
     resumed = cli(*RUN, "--out", out)
     assert resumed.code == 0, resumed.stderr
     pd.testing.assert_frame_equal(pd.read_parquet(out / "deals"), uninterrupted)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_full_disk_ends_in_one_line_and_the_same_command_resumes(cli, tmp_path, monkeypatch,
+                                                                   uninterrupted, workers):
+    """A chunk writer that meets a full disk (injected: the fourth chunk's write raises
+    ENOSPC, in the worker that plays it): one line naming the file and what to do, exit 1, the
+    finished chunks kept and no half file left; the same command then resumes to the table of a
+    run never interrupted."""
+    import errno
+
+    from simstats import records, runner
+
+    write = records.write_chunk
+
+    def full_disk(run_dir, chunk, table):
+        if chunk.start == 600:
+            path = run_dir / "deals" / chunk.name
+            path.with_name(f".{chunk.name}.{os.getpid()}.partial").write_bytes(b"half")
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        return write(run_dir, chunk, table)
+
+    monkeypatch.setattr(records, "write_chunk", full_disk)
+    monkeypatch.setattr(runner, "write_chunk", full_disk)
+    args = [a if a != "2" else workers for a in RUN]  # --workers
+    out = tmp_path / "r"
+    failed = cli(*args, "--out", out)
+    assert failed.code == 1 and failed.stderr.count("\n") == 1, failed.stderr
+    assert "No space left on device" in failed.stderr and "000000000600" in failed.stderr
+    assert "run the same command to resume" in failed.stderr
+    assert "Traceback" not in failed.stderr
+    kept = list((out / "deals").glob("*.parquet"))
+    assert 3 <= len(kept) < 20
+    monkeypatch.setattr(records, "write_chunk", write)
+    monkeypatch.setattr(runner, "write_chunk", write)
+    resumed = cli(*args, "--out", out)
+    assert resumed.code == 0, resumed.stderr
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "deals"), uninterrupted)
+    assert not [p for p in (out / "deals").iterdir() if p.name.startswith(".")]
