@@ -19,6 +19,7 @@ from .registry import DEFAULT_POLICIES
 from .version import __version__
 
 EXIT_USAGE = 2
+_invoked: list[str] = []  # the arguments main() was given: what a run records as its command
 
 
 class BadInput(click.UsageError):
@@ -344,7 +345,7 @@ def run(games, game_names, policy_names, seed, workers, chunk_size, out_dir, bac
         backend=backend,
         scheduler=scheduler,
         quiet=quiet,
-        command=("simstats", *sys.argv[1:]),
+        command=("simstats", *_invoked),
     )
     started = __import__("time").perf_counter()
     try:
@@ -357,9 +358,13 @@ def run(games, game_names, policy_names, seed, workers, chunk_size, out_dir, bac
         click.echo(f"simstats: interrupted; run the same command again to resume {options.out}",
                    err=True)
         sys.exit(130)
+    from .records import DamagedChunk
     from .report import write_report
 
-    write_report(finished.dir)
+    try:
+        write_report(finished.dir)
+    except DamagedChunk as error:
+        raise click.ClickException(str(error)) from None
     seconds = __import__("time").perf_counter() - started
     click.echo(f"simstats run: complete in {seconds:.1f} s -> {finished.dir}")
 
@@ -399,12 +404,15 @@ def compile_policies(policy_names, workers) -> None:
 @click.argument("run_dir", type=click.Path(file_okay=False))
 def report(run_dir) -> None:
     """Write summary.csv, summary.md and plots/ for a run folder (finished or not)."""
+    from .records import DamagedChunk
     from .report import NotARun, write_report
 
     try:
         data = write_report(Path(run_dir))
     except NotARun as error:
         raise BadInput(str(error)) from None
+    except DamagedChunk as error:
+        raise click.ClickException(str(error)) from None
     except OSError as error:
         raise BadInput(f"cannot write the report in {run_dir}: "
                        f"{error.strerror or error}") from None
@@ -445,6 +453,8 @@ def compare(a, b, output) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: click without its multi-line usage errors and tracebacks."""
+    global _invoked
+    _invoked = list(argv) if argv is not None else sys.argv[1:]
     try:
         cli.main(args=argv, prog_name="simstats", standalone_mode=False)
     except click.exceptions.Exit as done:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from .games import GAMES
 from .records import (
@@ -82,7 +83,12 @@ def cell_wins(cell: Cell) -> np.ndarray:
     files = sorted(path for path in (cell.run / DEALS_DIR).glob("*.parquet")
                    if Chunk.game_and_policy_index(path.name) == (cell.game, index))
     if files:
-        return wins_by_deal(files)
+        try:
+            return wins_by_deal(files)
+        except (OSError, ValueError, pa.ArrowException) as error:
+            raise CompareError(f"a chunk of {cell.game} with {cell.policy} in {cell.run} is "
+                               f"damaged ({str(error).splitlines()[0]}); `simstats report "
+                               f"{cell.run}` names it") from None
     try:
         kept = read_wins(cell.run)
     except WinsDamaged as error:

@@ -108,6 +108,37 @@ def write_chunk(run_dir: Path, chunk: Chunk, table: pa.Table) -> Path:
     return target
 
 
+DAMAGED_DIR = "damaged"  # chunk files found damaged, moved aside (not deleted) and replayed
+
+
+class DamagedChunk(ValueError):
+    """A chunk file that is not what was written; the message is one line for the user."""
+
+
+def chunk_digest(path: Path) -> str:
+    """The SHA-256 of a chunk file, recorded in the manifest when it is written."""
+    import hashlib
+
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def chunk_rows(path: Path) -> int | None:
+    """The rows of a chunk file read whole, or None if it cannot be read."""
+    try:
+        return pq.read_table(path).num_rows
+    except (OSError, pa.ArrowException):
+        return None
+
+
+def check_chunk(path: Path, recorded: dict | None, count: int) -> bool:
+    """Whether a chunk file is the one written: its digest as recorded or, where none was
+    (a run stopped between the file's write and the manifest's), all `count` rows readable."""
+    if recorded and recorded.get("sha256"):
+        return chunk_digest(path) == recorded["sha256"]
+    return chunk_rows(path) == count
+
+
 def finished_chunks(run_dir: Path) -> set[str]:
     folder = run_dir / DEALS_DIR
     if not folder.is_dir():

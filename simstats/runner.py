@@ -30,6 +30,7 @@ from .engine.state import OUTCOME_COLUMNS, WON_AT
 from .games import get_game
 from .policies import PolicyError, resolve_policy
 from .records import (
+    DAMAGED_DIR,
     DEALS_DIR,
     INFLIGHT,
     LOG,
@@ -37,6 +38,8 @@ from .records import (
     Chunk,
     RunError,
     RunRefused,
+    check_chunk,
+    chunk_digest,
     finished_chunks,
     outcome_table,
     read_manifest,
@@ -243,7 +246,7 @@ def run_chunk(run_dir: str, chunk: Chunk, seed: int) -> dict:
     log.info("%s: started", where)
     try:
         rows, play_seconds = play_chunk(chunk, seed)
-        write_chunk(Path(run_dir), chunk, outcome_table(chunk, rows))
+        digest = chunk_digest(write_chunk(Path(run_dir), chunk, outcome_table(chunk, rows)))
     except PolicyError as error:
         log.error("%s: %s", where, error)
         raise RunError(str(error)) from None
@@ -253,7 +256,7 @@ def run_chunk(run_dir: str, chunk: Chunk, seed: int) -> dict:
     wins = int(rows[:, WON_AT].sum())
     log.info("%s: done in %.2f s, %d wins of %d", where, seconds, wins, chunk.count)
     return {"name": chunk.name, "deals": chunk.count, "wins": wins, "seconds": seconds,
-            "play_seconds": play_seconds}
+            "play_seconds": play_seconds, "sha256": digest}
 
 
 def counted(n: int, noun: str, plural: str | None = None) -> str:
@@ -368,13 +371,30 @@ class RunFolder:
     def save(self) -> None:
         write_json_atomically(self.dir / MANIFEST, self.manifest)
 
-    def pending(self) -> list[Chunk]:
+    def pending(self, echo: Callable[[str], None] = print) -> list[Chunk]:
+        """The chunks still to play. Files are the truth: a chunk on disk is a chunk done, once
+        checked against its recorded digest (or read whole, where none was recorded); a damaged
+        one is moved aside to damaged/ and played again."""
         done = finished_chunks(self.dir)
         chunks = plan_chunks(self.options)
         self.manifest["chunks_total"] = len(chunks)
-        for chunk in chunks:  # files are the truth: a chunk on disk is a chunk done
-            if chunk.name in done and chunk.name not in self.manifest["chunks"]:
-                self.manifest["chunks"][chunk.name] = {"deals": chunk.count, "done": _now()}
+        for chunk in chunks:
+            if chunk.name not in done:
+                continue
+            path = self.dir / DEALS_DIR / chunk.name
+            recorded = self.manifest["chunks"].get(chunk.name)
+            if not check_chunk(path, recorded, chunk.count):
+                aside = _move_aside(self.dir, path)
+                done.discard(chunk.name)
+                self.manifest["chunks"].pop(chunk.name, None)
+                message = (f"chunk {chunk.name} ({chunk.label}) was damaged: moved to "
+                           f"{aside.relative_to(self.dir)}, played again")
+                log.warning(message)
+                echo(f"simstats run: {message}")
+            elif not recorded or not recorded.get("sha256"):
+                self.manifest["chunks"][chunk.name] = {
+                    **(recorded or {"deals": chunk.count, "done": _now()}),
+                    "sha256": chunk_digest(path)}
         return [c for c in chunks if c.name not in done]
 
     def finish(self, status: str) -> None:
@@ -387,9 +407,22 @@ class RunFolder:
             "wins": result["wins"],
             "seconds": round(result["seconds"], 3),
             "play_seconds": round(result["play_seconds"], 6),  # report.us_per_deal
+            "sha256": result["sha256"],  # checked when the run resumes and when it is read
             "done": _now(),
         }
         self.save()
+
+
+def _move_aside(run_dir: Path, path: Path) -> Path:
+    """Move a damaged chunk file into RUN/damaged/ under a name not yet taken there."""
+    folder = run_dir / DAMAGED_DIR
+    folder.mkdir(exist_ok=True)
+    aside, n = folder / path.name, 1
+    while aside.exists():
+        n += 1
+        aside = folder / f"{path.name}.{n}"
+    os.replace(path, aside)
+    return aside
 
 
 def _jsonable(data: dict) -> dict:
@@ -606,7 +639,7 @@ def execute(options: RunOptions, echo: Callable[[str], None] = print) -> RunFold
     run.open()
     run.log_file = setup_logging(run.dir)
     try:
-        chunks = run.pending()
+        chunks = run.pending(echo)
         total = options.total_deals()
         remaining = sum(c.count for c in chunks)
         resumed = " (resuming)" if total - remaining else ""

@@ -4,7 +4,9 @@ writes and the same command resumes at once; a report of a running folder distur
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -22,13 +24,19 @@ RUN = ["run", "--games", "4000", "--game", "kingsdown-eights", "--policy", "rand
 
 
 @pytest.fixture(scope="module")
-def uninterrupted(tmp_path_factory) -> pd.DataFrame:
+def finished(tmp_path_factory):
+    """The run never interrupted: its folder (copy it to change it)."""
     out = tmp_path_factory.mktemp("uninterrupted") / "r"
     try:
         main([*RUN, "--out", str(out)])
     except SystemExit as done:
         pytest.fail(f"the uninterrupted run exited with status {done.code}")
-    return pd.read_parquet(out / "deals")
+    return out
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(finished) -> pd.DataFrame:
+    return pd.read_parquet(finished / "deals")
 
 
 def start(out) -> subprocess.Popen:
@@ -117,3 +125,54 @@ def test_a_full_disk_ends_in_one_line_and_the_same_command_resumes(cli, tmp_path
     assert resumed.code == 0, resumed.stderr
     pd.testing.assert_frame_equal(pd.read_parquet(out / "deals"), uninterrupted)
     assert not [p for p in (out / "deals").iterdir() if p.name.startswith(".")]
+
+
+def chunk_files(out) -> list:
+    return sorted((out / "deals").glob("*.parquet"))
+
+
+def test_a_truncated_chunk_is_refused_by_the_report_then_moved_aside_and_replayed(
+        cli, tmp_path, finished, uninterrupted):
+    out = tmp_path / "r"
+    shutil.copytree(finished, out)
+    damaged = chunk_files(out)[7]
+    damaged.write_bytes(damaged.read_bytes()[:100])  # as a crash or a bad copy leaves it
+    report = cli("report", out)
+    assert report.code == 1 and report.stderr.count("\n") == 1
+    assert damaged.name in report.stderr and "simstats run" in report.stderr
+    assert "Traceback" not in report.stderr
+    resumed = cli(*RUN, "--out", out)
+    assert resumed.code == 0, resumed.stderr
+    assert f"chunk {damaged.name}" in resumed.stdout and "damaged" in resumed.stdout
+    assert "damaged" in (out / "run.log").read_text()
+    assert (out / "damaged" / damaged.name).stat().st_size == 100  # kept, not deleted
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "deals"), uninterrupted)
+    assert cli("report", out).code == 0
+
+
+def test_a_chunk_that_reads_but_is_not_the_one_written_is_replayed(cli, tmp_path, finished,
+                                                                   uninterrupted):
+    out = tmp_path / "r"
+    shutil.copytree(finished, out)
+    files = chunk_files(out)
+    shutil.copyfile(files[3], files[4])  # a whole Parquet file, of other deals
+    assert cli("report", out).code == 1
+    assert cli(*RUN, "--out", out).code == 0
+    assert [p.name for p in (out / "damaged").iterdir()] == [files[4].name]
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "deals"), uninterrupted)
+
+
+def test_a_chunk_without_a_recorded_digest_is_read_whole_and_adopted(cli, tmp_path, finished):
+    """A run stopped between a chunk's write and the manifest's: the file is whole, so it is
+    kept and its digest recorded, not played again."""
+    out = tmp_path / "r"
+    shutil.copytree(finished, out)
+    manifest = json.loads((out / "manifest.json").read_text())
+    name = chunk_files(out)[5].name
+    del manifest["chunks"][name]
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    resumed = cli(*RUN, "--out", out)
+    assert resumed.code == 0 and "damaged" not in resumed.stdout
+    assert ": started" not in (out / "run.log").read_text().split("run started")[-1]
+    kept = json.loads((out / "manifest.json").read_text())["chunks"][name]
+    assert len(kept["sha256"]) == 64
