@@ -176,3 +176,32 @@ def test_a_chunk_without_a_recorded_digest_is_read_whole_and_adopted(cli, tmp_pa
     assert ": started" not in (out / "run.log").read_text().split("run started")[-1]
     kept = json.loads((out / "manifest.json").read_text())["chunks"][name]
     assert len(kept["sha256"]) == 64
+
+
+KILLS, KILL_SEED = 8, 7
+
+
+@pytest.mark.slow
+def test_a_run_killed_8_times_at_random_moments_seed_7_resumes_to_the_same_table(
+        cli, tmp_path, uninterrupted):
+    """SIGKILL of the whole run (parent and workers) at moments drawn over its life, its start,
+    chunk writes, manifest writes and the report at its end included; resumed each time by the
+    same command. Its table is the uninterrupted run's, with no chunk twice or missing."""
+    import random
+
+    draw = random.Random(KILL_SEED)
+    out = tmp_path / "r"
+    for _ in range(KILLS):
+        process = subprocess.Popen([sys.executable, "-m", "simstats", *RUN, "--out", str(out)],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                   start_new_session=True)
+        try:
+            process.wait(timeout=draw.uniform(1.0, 6.0))
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    resumed = cli(*RUN, "--out", out)
+    assert resumed.code == 0, resumed.stderr
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "deals"), uninterrupted)
+    assert cli("report", out).code == 0
+    assert not [p for p in (out / "deals").iterdir() if p.name.startswith(".")]
