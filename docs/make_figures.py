@@ -34,7 +34,7 @@ from simstats.report import (
 from simstats.report_page import report_page
 
 ROOT = Path(__file__).resolve().parents[1]
-# results/main-1e6 is left out: it was played with the `dig` of its time (README)
+# results/main-1e6 is left out: these are the runs benchmarks/answers.md cites
 RUNS = ["policies-100k", "solver-20k", "oracle-tournament-10k-64e6", "oracle-cicely-10k-64e6",
         "oracle-kingsdown-10k-64e6", "oracle-tournament-10k-32e6", "oracle-cicely-10k-32e6",
         "oracle-kingsdown-10k-32e6", "rollout-1k",
