@@ -62,7 +62,7 @@ def main() -> None:
             bracket = (f"; {r.end_unknown:,} unknown, bracketed" if is_oracle(r.policy)
                        else "")
             rows.append(
-                f"| {r.game} | {policy_label(r.policy)} | {r.games:,} | "
+                f"| {r.game} | {policy_label(r.policy)} | {r.n_deals:,} | "
                 f"{percent(r.win_rate)} ({percent(r.ci_low)} to {percent(r.ci_high)}{bracket}) | "
                 f"{r.mean_foundation_cards:.1f} | {us:,.1f} | `{run}` |")
             print(rows[-1], flush=True)

@@ -79,7 +79,7 @@ def answers_block(run: Path = RUN) -> str:
             f"{percent(oracle.ci_low.iloc[0])} to {percent(oracle.ci_high.iloc[0])}")
         lines.append(f"| {GAMES[game].title} | `{best.policy}` | {percent(best.win_rate)} "
                      f"({percent(best.ci_low)} to {percent(best.ci_high)}) | "
-                     f"{best.games:,} | {bracket} |")
+                     f"{best.n_deals:,} | {bracket} |")
     games = comparisons[comparisons.comparison.str.endswith("best against best")]
     lines += ["", "| A | B | A - B, points (95% CI) | compared |", "|---|---|---|---|"]
     for r in games.itertuples():

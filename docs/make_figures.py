@@ -54,7 +54,7 @@ def combined() -> SimpleNamespace:
     oracle_run = table[oracle].drop_duplicates("game").set_index("game").run
     table = table[~oracle | (table.run == table.game.map(oracle_run))]  # one bracket a game
     games = list(dict.fromkeys(table.game))
-    best = (table.sort_values("games", ascending=False, kind="stable")
+    best = (table.sort_values("n_deals", ascending=False, kind="stable")
             .drop_duplicates(["game", "policy"]))
     best = best.assign(order=best.game.map(games.index)).sort_values(
         ["order"], kind="stable").drop(columns="order").reset_index(drop=True)

@@ -113,7 +113,8 @@ def load_run(path: str | os.PathLike) -> Run:
     if not (path / "summary.csv").is_file():
         raise NotARun(f"{path} has neither deals/ nor summary.csv")
     comparisons = path / "comparisons.csv"
-    return Run(path, manifest, pd.read_csv(path / "summary.csv"),
+    return Run(path, manifest, pd.read_csv(path / "summary.csv").rename(
+                   columns={"games": "n_deals"}),  # its name in runs made before
                pd.read_csv(comparisons) if comparisons.is_file() else None, None)
 
 
@@ -181,7 +182,7 @@ def summarize(source: str | os.PathLike | pd.DataFrame, by: str | list[str] | No
     source: a run folder (the report's summary, as in summary.csv) or a per-deal table, such as
     ``run.deals`` or any slice of it. by: columns of the per-deal table to group by as well as
     game and policy, e.g. ``"reshuffles"`` or ``["redeals", "end"]``: one row per group, with
-    the same columns as the run's summary (``games`` is the number of deals in the group).
+    the same columns as the run's summary (``n_deals`` is the number of deals in the group).
     """
     import pandas as pd
 

@@ -37,7 +37,7 @@ from .stats import (
 )
 
 SUMMARY_COLUMNS = (
-    "game", "policy", "games", "wins", "win_rate", "ci_low", "ci_high",
+    "game", "policy", "n_deals", "wins", "win_rate", "ci_low", "ci_high",
     "mean_foundation_cards", "q1_foundation_cards", "median_foundation_cards",
     "q3_foundation_cards", "share_52_home", "mean_moves", "mean_deals", "mean_redeals",
     *(f"end_{name}" for name in END_NAMES), "mean_reshuffles",
@@ -95,7 +95,7 @@ class Tally:
         h = self.foundation_histogram
         n = max(self.games, 1)
         return {
-            "game": game, "policy": policy, "games": self.games, "wins": self.wins,
+            "game": game, "policy": policy, "n_deals": self.games, "wins": self.wins,
             "win_rate": self.wins / n, "ci_low": low, "ci_high": high,
             "mean_foundation_cards": float((h * np.arange(105)).sum() / n),
             "q1_foundation_cards": quantile_from_histogram(h, 0.25),
@@ -198,7 +198,7 @@ def collect(run_dir: Path) -> RunData:
     ).reset_index(drop=True)
     status = manifest.get("status", "unknown")
     expected = summary["policy"].map(deals_by_policy(identity))
-    if status == "complete" and (summary["games"] < expected).any():
+    if status == "complete" and (summary["n_deals"] < expected).any():
         status = "incomplete"
     data = RunData(
         run_dir, manifest, summary,
@@ -331,7 +331,7 @@ def summary_view(data: RunData) -> pd.DataFrame:
     s = data.summary
     return pd.DataFrame({
         "game": s["game"], "policy": s["policy"].map(policy_label),
-        "deals": s["games"].map("{:,}".format),
+        "deals": s["n_deals"].map("{:,}".format),
         "wins": s["wins"].map("{:,}".format),
         "win rate (95% CI)": [f"{percent_text(r)} ({percent_text(lo)} to {percent_text(hi)})"
                               for r, lo, hi in zip(s.win_rate, s.ci_low, s.ci_high, strict=True)],

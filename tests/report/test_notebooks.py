@@ -114,8 +114,8 @@ def test_summarize_a_table_as_the_report_does(run, run_dir):
     pd.testing.assert_frame_equal(simstats.summarize(run.deals), run.summary)
     by = simstats.summarize(run.deals, by="reshuffles")
     assert list(by.columns[:3]) == ["game", "policy", "reshuffles"]
-    totals = by.groupby(["game", "policy"], sort=False)[["games", "wins"]].sum().reset_index()
-    pd.testing.assert_frame_equal(totals, run.summary[["game", "policy", "games", "wins"]])
+    totals = by.groupby(["game", "policy"], sort=False)[["n_deals", "wins"]].sum().reset_index()
+    pd.testing.assert_frame_equal(totals, run.summary[["game", "policy", "n_deals", "wins"]])
     cicely = by[by.game == "cicely"]
     assert set(cicely.reshuffles) == {0}  # Cicely never reshuffles
     assert ((by.ci_low <= by.win_rate) & (by.win_rate <= by.ci_high)).all()

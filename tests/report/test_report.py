@@ -54,7 +54,7 @@ def test_report_of_a_small_real_run(cli, tmp_path):
     for row in summary.itertuples():
         d = deals[(deals.game == row.game) & (deals.policy == row.policy)]
         fc = d.foundation_cards
-        assert row.games == len(d) == 2000
+        assert row.n_deals == len(d) == 2000
         assert row.wins == d.won.sum()
         assert row.win_rate == pytest.approx(d.won.mean())
         assert (row.ci_low, row.ci_high) == pytest.approx(

@@ -57,7 +57,7 @@ def test_each_policy_plays_its_own_deals_and_the_table_says_how_many(one_worker)
     for (game, policy), deals in table.groupby(["game", "policy"]).deal:
         assert list(deals) == list(range(COUNTS[policy])), (game, policy)
     summary = pd.read_csv(out / "summary.csv")
-    assert dict(zip(summary.policy, summary.games, strict=True)) == COUNTS
+    assert dict(zip(summary.policy, summary.n_deals, strict=True)) == COUNTS
     assert set(summary.policy) == set(COUNTS)  # the count is not part of the name
     report = (out / "report.html").read_text()
     assert "1,200 (random 300, foundation-only 2,000)" in report
