@@ -423,6 +423,51 @@ def report(run_dir) -> None:
 
 
 @cli.command()
+@click.argument("run_dir", type=click.Path(file_okay=False), metavar="RUN")
+@click.option("--sample", "fraction", type=click.FloatRange(min=0, min_open=True, max=1),
+              default=0.05, show_default=True,
+              help="Share of each game and policy's chunks replayed (at least one; 1: all).")
+@click.option("--deals", "deals", type=DealCount(),
+              help="Replay only this many deals of each chunk drawn, at random. Default: all.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Seed of the sample (not of the deals: those are the run's).")
+@click.option("--workers", type=click.IntRange(min=1), help="Worker processes. Default: all cores.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+def verify(run_dir, fraction, deals, seed, workers, quiet) -> None:
+    """Play a seeded sample of a run's chunks again with today's code and compare every
+    outcome it recorded (or, for a committed run, who won each deal). Exit 1 if any differs."""
+    from tqdm import tqdm
+
+    from .runner import default_workers
+    from .verify import VerifyError
+    from .verify import verify as verify_run
+
+    bar = tqdm(desc="verify", unit="chunk", disable=quiet, leave=False)
+    try:
+        verdict = verify_run(Path(run_dir), fraction, deals, seed,
+                             workers or default_workers(), progress=bar.update)
+    except VerifyError as error:
+        raise BadInput(str(error)) from None
+    except PolicyError as error:
+        raise click.ClickException(str(error)) from None
+    finally:
+        bar.close()
+    what = (f"{verdict.checked_chunks:,} of {verdict.chunks:,} chunks, "
+            f"{verdict.deals:,} deals ({verdict.record} compared)")
+    if verdict.identical:
+        click.echo(f"{run_dir}: {what}: identical")
+        return
+    click.echo(f"{run_dir}: {what}: {verdict.differing:,} "
+               f"{'chunks' if verdict.record == 'wins per chunk' else 'deals'} differ")
+    for line in verdict.differences:
+        click.echo(f"  {line}")
+    click.echo("  " + ("; ".join(verdict.causes) if verdict.causes else
+                       "the rules, deal stream and search versions and the parameters recorded are "
+                       "today's: a policy's code changed since the run was made"))
+    sys.exit(1)
+
+
+@cli.command()
 @click.argument("a", metavar="A")
 @click.argument("b", metavar="B")
 @click.option("--format", "output", type=click.Choice(["text", "csv", "json", "md"]),

@@ -211,24 +211,30 @@ def plan_chunks(options: RunOptions) -> list[Chunk]:
     return chunks
 
 
-def play_chunk(chunk: Chunk, seed: int) -> tuple[np.ndarray, float]:
-    """The outcome rows (simulate.OUTCOME_COLUMNS) of a chunk's deals, and the seconds their
-    play took: once the policy is ready (compiled or loaded, its memory made), so that a
-    chunk's time per deal is the policy's, not the worker's start (measured: Tournament
-    `foundation-only`, 2,000-deal chunks, 8 us a deal, and 160-190 us in a worker's first)."""
+def play_chunk(chunk: Chunk, seed: int,
+               deals: tuple[int, ...] | None = None) -> tuple[np.ndarray, float]:
+    """The outcome rows (simulate.OUTCOME_COLUMNS) of a chunk's deals, or of only `deals` of it
+    (simstats verify's sample), and the seconds their play took: once the policy is ready
+    (compiled or loaded, its memory made), so that a chunk's time per deal is the policy's, not
+    the worker's start (measured: Tournament `foundation-only`, 2,000-deal chunks, 8 us a deal,
+    and 160-190 us in a worker's first)."""
     game = get_game(chunk.game)
     spec = resolve_policy(chunk.policy)
+    if deals is None:
+        deals = tuple(range(chunk.start, chunk.start + chunk.count))
     if spec.compiled is not None:
         play = compiled_player(game, spec, seed)
         started = time.perf_counter()
-        return play(chunk.start, chunk.count), time.perf_counter() - started
-    rows = np.empty((chunk.count, len(OUTCOME_COLUMNS)), dtype=np.int32)
+        if len(deals) == chunk.count:  # the whole chunk: one call
+            return play(chunk.start, chunk.count), time.perf_counter() - started
+        rows = np.concatenate([play(deal, 1) for deal in deals])
+        return rows, time.perf_counter() - started
+    rows = np.empty((len(deals), len(OUTCOME_COLUMNS)), dtype=np.int32)
     policy = spec.make()
     from .engine.state import END_NAMES
 
     started = time.perf_counter()
-    for i in range(chunk.count):
-        deal = chunk.start + i
+    for i, deal in enumerate(deals):
         deck, reshuffles = deal_deck(game.array, seed, deal)
         o = play_deck(game, spec, deck, seed, deal, reshuffles, policy=policy).outcome
         rows[i] = (o.reshuffles, o.won, o.foundation_cards, o.moves, o.deals, o.redeals,

@@ -117,8 +117,8 @@ def _stop_busy_worker(parent: int, out) -> tuple[int, str] | None:
     return None
 
 
-def test_ctrl_c_stops_the_cluster_quickly_and_the_run_resumes_identically(cli, tmp_path,
-                                                                          uninterrupted):
+def test_a_dask_run_holds_its_folder_and_ctrl_c_stops_it_quickly_to_resume_identically(
+        cli, tmp_path, uninterrupted):
     out = tmp_path / "r"
     args = INTERRUPTED
     process = subprocess.Popen([sys.executable, "-m", "simstats", *args, "--backend", "dask",
@@ -128,6 +128,9 @@ def test_ctrl_c_stops_the_cluster_quickly_and_the_run_resumes_identically(cli, t
     deadline = time.time() + 120
     while time.time() < deadline and len(list((out / "deals").glob("*.parquet"))) < 2:
         time.sleep(0.05)
+    second = cli(*args, "--out", out)  # the lock is the client's, whatever the backend
+    assert second.code == 2 and second.stderr.count("\n") == 1
+    assert f"being written by another simstats run (pid {process.pid}," in second.stderr
     os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C does: the whole group
     sent = time.time()
     _, stderr = process.communicate(timeout=60)
