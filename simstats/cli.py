@@ -307,9 +307,12 @@ def replay(trace_path, html_path) -> None:
 @click.option("--backend", type=click.Choice(["local", "dask"]), default="local",
               show_default=True)
 @click.option("--scheduler", help="Dask scheduler address (tcp://HOST:PORT) for --backend dask.")
+@click.option("--precision", type=click.FloatRange(min=0, min_open=True, max=50),
+              help="Play each game and policy, in deal order, until its 95% interval is at most "
+              "this many points either side (or its deals are played): 0.5 for 50.3% +- 0.5.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar: a start and an end line only.")
 def run(games, game_names, policy_names, seed, workers, chunk_size, out_dir, backend, scheduler,
-        quiet) -> None:
+        precision, quiet) -> None:
     """Play every game with every policy on the same deals, in parallel; resumable."""
     from .runner import (
         RunError,
@@ -333,13 +336,14 @@ def run(games, game_names, policy_names, seed, workers, chunk_size, out_dir, bac
         raise BadInput("--scheduler needs --backend dask")
     out = Path(out_dir) if out_dir else default_out_dir()
     options = RunOptions(
-        own_counts=tuple((name, n, chunk_size_for(n, out, chunk_size, name))
+        own_counts=tuple((name, n, chunk_size_for(n, out, chunk_size, name, precision))
                          for name, n in own.items()),
+        precision=precision,
         games=games,
         game_ids=game_ids,
         policies=policies,
         seed=seed,
-        chunk_size=chunk_size_for(games, out, chunk_size),
+        chunk_size=chunk_size_for(games, out, chunk_size, precision=precision),
         workers=workers or default_workers(),
         out=out,
         backend=backend,

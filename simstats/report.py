@@ -198,6 +198,12 @@ def collect(run_dir: Path) -> RunData:
     ).reset_index(drop=True)
     status = manifest.get("status", "unknown")
     expected = summary["policy"].map(deals_by_policy(identity))
+    if identity.get("precision") is not None:
+        # Each cell counts the prefix that met the target (precision.py); why it stopped.
+        stopped = [manifest.get("stopped", {}).get(f"{g}/{p}", {})
+                   for g, p in zip(summary["game"], summary["policy"], strict=True)]
+        summary["stopped"] = [entry.get("by", "") for entry in stopped]
+        expected = pd.Series([entry.get("deals", np.inf) for entry in stopped], dtype=float)
     if status == "complete" and (summary["n_deals"] < expected).any():
         status = "incomplete"
     data = RunData(
@@ -341,7 +347,12 @@ def summary_view(data: RunData) -> pd.DataFrame:
                              s.q3_foundation_cards, strict=True)],
         ">= 52 home": s["share_52_home"].map("{:.2%}".format),
         "moves": s["mean_moves"].map("{:.1f}".format),
+        **({"stopped by": s["stopped"].map(STOPPED_BY)} if "stopped" in s else {}),
     })
+
+
+# Why a cell of a run with a precision target stopped (summary.csv's column `stopped`).
+STOPPED_BY = {"precision": "the target", "deals": "its deal count", "": "not yet"}
 
 
 def comparisons_view(data: RunData) -> pd.DataFrame | None:
@@ -410,6 +421,11 @@ def summary_markdown(data: RunData) -> str:
         SUMMARY_NOTE,
         "",
     ]
+    if "precision" in m.get("identity", {}):
+        lines += [f"Precision target: each game and policy played, in chunks of deals in order, "
+                  f"until its 95% interval was at most {m['identity']['precision']:g} points "
+                  "either side, or its deals were all played; it counts the fewest chunks that "
+                  "met the target.", ""]
     if oracle_note(data):
         lines += [oracle_note(data), ""]
     comparisons = comparisons_view(data)

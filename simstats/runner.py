@@ -78,6 +78,9 @@ class RunOptions:
     command: tuple[str, ...] = field(default=(), compare=False)
     # Policies given a deal count of their own (`planner@5e3`): (name, deals, chunk size).
     own_counts: tuple[tuple[str, int, int], ...] = ()
+    # --precision: play each game and policy until its interval is at most this many points
+    # either side (precision.py), its deal count at most.
+    precision: float | None = None
 
     def deals_of(self, policy: str) -> int:
         """Deals 0..n-1 of each game that `policy` plays: its own count, else --games."""
@@ -110,18 +113,21 @@ class RunOptions:
         if self.own_counts:  # absent otherwise: runs made before still resume
             identity["policy_deals"] = {name: n for name, n, _ in self.own_counts}
             identity["policy_chunk_size"] = {name: size for name, _, size in self.own_counts}
+        if self.precision is not None:
+            identity["precision"] = self.precision
         return identity
 
 
 def chunk_size_for(games: int, out: Path | None, given: int | None = None,
-                   policy: str | None = None) -> int:
+                   policy: str | None = None, precision: float | None = None) -> int:
     """The chunk size of a run: `given` (--chunk-size); else the one of the run in `out`, so
     that the same command resumes a run whatever the default was when it began; else a game
     and policy's deals in CHUNKS_PER_PAIR chunks of LEAST_DEFAULT_CHUNK to DEFAULT_CHUNK_SIZE.
     A run of one costly policy then keeps every core busy and its progress bar moving, and an
     interruption loses little; a million deals are still chunks of 50,000, not files of a few.
     It does not depend on the workers, so that a run resumes on any machine. With `policy`,
-    the chunk size of that policy's own deal count (`games`)."""
+    the chunk size of that policy's own deal count (`games`). With a precision target, chunks
+    are at most those of the target (precision.chunk_size_for_target), to stop near it."""
     if given:
         return int(given)
     existing = (read_manifest(Path(out)) if out is not None else None) or {}
@@ -131,7 +137,12 @@ def chunk_size_for(games: int, out: Path | None, given: int | None = None,
     if isinstance(recorded, int) and recorded > 0:
         return recorded
     share = -(-games // CHUNKS_PER_PAIR)
-    return min(games, max(LEAST_DEFAULT_CHUNK, min(DEFAULT_CHUNK_SIZE, share)))
+    size = min(games, max(LEAST_DEFAULT_CHUNK, min(DEFAULT_CHUNK_SIZE, share)))
+    if precision is not None:
+        from .precision import chunk_size_for_target
+
+        size = min(size, chunk_size_for_target(precision))
+    return size
 
 
 def parse_count(value, what: str = "deals") -> int:
@@ -460,7 +471,7 @@ def _value(value: float | None) -> str:
 
 
 def _describe(identity: dict) -> str:
-    shown = ("games", "game", "policy", "policy_deals", "seed", "chunk_size")
+    shown = ("games", "game", "policy", "policy_deals", "seed", "chunk_size", "precision")
     return ", ".join(f"{k} {v}" for k, v in identity.items() if k in shown)
 
 
@@ -637,6 +648,28 @@ def _stop(executor: ProcessPoolExecutor, worker_log: logging.Handler) -> None:
     threading.Thread(target=worker_log.close, daemon=True).start()
 
 
+def _play_to_target(run: RunFolder, play: Callable[[list[Chunk]], None], bar) -> None:
+    """Play in rounds until every game and policy meets the precision target or has played
+    all its deals (precision.py); the progress bar's total shrinks as cells settle."""
+    from .precision import STOPPED, Target
+
+    target = Target(run, run.options.precision)
+    planned = plan_chunks(run.options)
+    while True:
+        todo = target.next_round(planned, finished_chunks(run.dir))
+        settled = sum(entry["deals"] for entry in run.manifest[STOPPED].values())
+        open_cells = {(c.game, c.policy) for c in planned} - {
+            tuple(key.split("/", 1)) for key in run.manifest[STOPPED]}
+        bar.total = settled + sum(run.options.deals_of(p) for _, p in open_cells)
+        bar.n = settled + sum(run.manifest["chunks"].get(c.name, {}).get("deals", 0)
+                              for c in planned if (c.game, c.policy) in open_cells)
+        bar.refresh()
+        if not todo:
+            return
+        log.info("precision round: %s", ", ".join(c.name for c in todo))
+        play(todo)
+
+
 def execute(options: RunOptions, echo: Callable[[str], None] = print) -> RunFolder:
     """Run (or resume) the whole run; returns the run when every chunk is on disk."""
     from tqdm import tqdm
@@ -652,7 +685,8 @@ def execute(options: RunOptions, echo: Callable[[str], None] = print) -> RunFold
         own = ", ".join(f"{name} {n:,}" for name, n, _ in options.own_counts)
         echo(f"simstats run{resumed}: {counted(len(options.game_ids), 'game')} x "
              f"{counted(len(options.policies), 'policy', 'policies')} x "
-             f"{counted(options.games, 'deal')}{f' ({own})' if own else ''}, "
+             f"{counted(options.games, 'deal')}{f' ({own})' if own else ''}"
+             f"{f' or +-{options.precision:g} points' if options.precision else ''}, "
              f"seed {options.seed}, "
              f"{counted(options.workers, 'worker')} -> {run.dir}")
         log.info("run started%s: %s", resumed, " ".join(options.command))
@@ -667,14 +701,20 @@ def execute(options: RunOptions, echo: Callable[[str], None] = print) -> RunFold
         def on_done(result: dict) -> None:
             bar.update(result["deals"])
 
-        try:
-            if chunks:
-                if options.backend == "dask":
-                    from .cluster import execute_dask
+        def play(todo: list[Chunk]) -> None:
+            if options.backend == "dask":
+                from .cluster import execute_dask
 
-                    execute_dask(run, chunks, on_done, run_chunk)
-                else:
-                    _execute_local(run, chunks, on_done)
+                execute_dask(run, todo, on_done, run_chunk)
+            else:
+                _execute_local(run, todo, on_done)
+
+        try:
+            if options.precision is None:
+                if chunks:
+                    play(chunks)
+            else:
+                _play_to_target(run, play, bar)
         except KeyboardInterrupt:
             bar.close()
             run.finish("interrupted")
