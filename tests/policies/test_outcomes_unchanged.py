@@ -2,7 +2,8 @@
 recorded from the code before built-ins became compiled policies of the public API
 (tests/record_builtin_outcomes.py wrote tests/data/builtin_outcomes.npz), re-recorded on
 2026-12-05 when `solver`'s defaults became memo=1, exact=1 on purpose (which moved `solver`'s
-and the oracle's outcomes, and no other policy's).
+and the oracle's outcomes, and no other policy's). `planner`'s first 40 deals of each game were
+added on 2026-12-06, before the search became a package (issue 46).
 
 CI checks every recorded deal of the fast policies and the first deals of the slow ones;
 SIMSTATS_ALL_RECORDED=1 checks every recorded deal."""
@@ -20,7 +21,7 @@ from simstats.policies import resolve_policy
 from simstats.simulate import OUTCOME_COLUMNS, run_compiled
 
 RECORDED = np.load(Path(__file__).parents[1] / "data" / "builtin_outcomes.npz")
-CI_DEALS = {"lookahead": 1000, "solver": 200, "rollout": 60, "oracle": 20}
+CI_DEALS = {"lookahead": 1000, "solver": 200, "rollout": 60, "oracle": 20, "planner": 10}
 
 
 @pytest.mark.parametrize("key", sorted(RECORDED.files))
