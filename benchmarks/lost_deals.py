@@ -23,8 +23,7 @@ from simstats.engine.state import LENGTHS, MOVE_LIMIT, MOVES, REDEALS, STOCK, WO
 from simstats.games import get_game
 from simstats.notebook import play_deal
 from simstats.policies import resolve_policy
-from simstats.simulate import run_compiled
-from simstats.solver import (
+from simstats.search import (
     INFO_BUFFER,
     NODES,
     RESULT_NAMES,
@@ -33,6 +32,7 @@ from simstats.solver import (
     solve_position,
     table_bits_for,
 )
+from simstats.simulate import run_compiled
 
 
 def first_search_position(game, deal: int):

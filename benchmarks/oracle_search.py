@@ -1,4 +1,4 @@
-"""The oracle's search (simstats/solver.py solve_position) on the deals a run's oracle left
+"""The oracle's search (simstats/search: solve_position) on the deals a run's oracle left
 undecided, at other budgets: does a bigger budget decide them, and at what cost? One core.
 Writes benchmarks/oracle_search.md.
 
@@ -21,7 +21,7 @@ from simstats.engine.moves import lay_out
 from simstats.engine.state import new_state
 from simstats.games import get_game
 from simstats.registry import is_oracle
-from simstats.solver import (
+from simstats.search import (
     INFO_BUFFER,
     NODES,
     RESULT_NAMES,

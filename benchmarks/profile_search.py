@@ -18,7 +18,7 @@ exact search of 300,000 positions from each of the opening positions of deals 0-
 known), as benchmarks/search_speed.py measures.
 
 Read the lines with care: code that numba inlines from another module keeps its line numbers
-but is filed under the caller's file, so a "solver.py" line inside a docstring is a line of
+but is filed under the caller's file, so a search module's line inside a docstring is a line of
 engine/moves.py or cards.py; and a line's samples include the memory waits of the
 instructions compiled from it.
 """
@@ -66,7 +66,7 @@ codegen.JITCodeLibrary._object_compiled_hook = classmethod(keep_compiled)
 codegen.JITCodeLibrary._object_getbuffer_hook = classmethod(keep_loaded)
 
 import numpy as np
-from simstats import solver as S
+from simstats import search as S
 from simstats.deals import deal_deck
 from simstats.engine.moves import lay_out
 from simstats.engine.state import MOVE_LIMIT, new_state
@@ -124,7 +124,7 @@ while time.perf_counter() - began < seconds:
 
 
 def short_name(symbol: str) -> str:
-    """simstats.solver.expand from a numba symbol (_ZN8simstats6solver6expandB4v122...)."""
+    """simstats.search.lookup.expand from a numba symbol (_ZN8simstats6search6lookup6expand...)."""
     parts, rest = [], re.sub(r"^(cfunc\.)?_ZN(7cpython)?", "", symbol)
     while (match := re.match(r"(\d+)", rest)):
         n = int(match.group(1))

@@ -39,7 +39,10 @@ from simstats.deals import deal_deck
 from simstats.engine.moves import lay_out
 from simstats.engine.state import MOVES, MOVE_LIMIT, new_state
 from simstats.games import get_game
-from simstats import solver as S
+try:  # the search's public names: a package since issue 46, a module named solver before
+    from simstats import search as S
+except ImportError:
+    from simstats import solver as S
 
 games, deals, budget, exact_repeats, policy_deals, solvers = json.loads(sys.argv[1])
 WON = getattr(S, "SEARCH_WON", getattr(S, "WON", 1))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from .cards import DeckError, deck_text, read_deck_bytes
+from .cards import DeckError, deck_text
 from .games import GAMES, Game, UnknownGame, get_game
 from .policies import PolicyCompileError, PolicyError, list_policies, resolve_policy
 from .records import write_text_atomically
@@ -41,28 +41,12 @@ def _policy(name: str):
 
 
 def _read_deck(path: str, game: Game) -> list[int]:
-    from .engine.moves import needs_reshuffle
+    from .deals import read_deck_file
 
     try:
-        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
-    except FileNotFoundError:
-        raise BadInput(f"deck file {path!r} does not exist") from None
-    except IsADirectoryError:
-        raise BadInput(f"deck file {path!r} is a directory") from None
-    except OSError as error:
-        raise BadInput(f"cannot read deck file {path!r}: {error.strerror}") from None
-    try:
-        cards = read_deck_bytes(data)
+        return read_deck_file(path, game.array, game.id)
     except DeckError as error:
-        raise BadInput(f"bad deck in {path!r}: {error}") from None
-    import numpy as np
-
-    if needs_reshuffle(game.array, np.asarray(cards, dtype=np.int16)):
-        raise BadInput(
-            f"bad deck in {path!r}: none of its first 8 cards is an ace or a king, "
-            f"so {game.id} would reshuffle it (docs/rules.md 4.1)"
-        )
-    return cards
+        raise BadInput(str(error)) from None
 
 
 def _deck_to_play(game: Game, deck_path, seed: int, deal) -> tuple[list[int], int]:
@@ -216,7 +200,7 @@ class DealCount(click.ParamType):
         self.what = what
 
     def convert(self, value, param, ctx):
-        from .runner import parse_count
+        from .run_options import parse_count
 
         try:
             return parse_count(value, self.what)
@@ -241,8 +225,8 @@ def solve(game_name, deck_path, seed, deal, budget, trace_path, html_path) -> No
     oracle, not a player): won, lost (proven) or unknown (budget spent)."""
     import time
 
+    from .search import table_bits_for
     from .simulate import solve_deal
-    from .solver import table_bits_for
 
     _check_writable(trace_path, "trace")
     _check_writable(html_path, "page")
@@ -314,16 +298,15 @@ def replay(trace_path, html_path) -> None:
 def run(games, game_names, policy_names, seed, workers, chunk_size, out_dir, backend, scheduler,
         precision, quiet) -> None:
     """Play every game with every policy on the same deals, in parallel; resumable."""
-    from .runner import (
-        RunError,
+    from .records import RunError, RunRefused
+    from .run_options import (
         RunOptions,
-        RunRefused,
         chunk_size_for,
         default_out_dir,
         default_workers,
-        execute,
         policies_and_counts,
     )
+    from .runner import execute
 
     game_ids = tuple(dict.fromkeys(_game(name).id for name in game_names or GAMES))
     try:
@@ -381,7 +364,7 @@ def compile_policies(policy_names, workers) -> None:
     """Compile policies into this machine's cache (default: every built-in and the oracle), so
     that runs, tests and a cluster's workers load them instead of compiling."""
     from .compiling import all_compiled_policies, build_all
-    from .runner import default_workers
+    from .run_options import default_workers
 
     names = list(dict.fromkeys(policy_names or all_compiled_policies()))
     for name in names:
@@ -442,7 +425,7 @@ def verify(run_dir, fraction, deals, seed, workers, quiet) -> None:
     outcome it recorded (or, for a committed run, who won each deal). Exit 1 if any differs."""
     from tqdm import tqdm
 
-    from .runner import default_workers
+    from .run_options import default_workers
     from .verify import VerifyError
     from .verify import verify as verify_run
 
@@ -456,19 +439,9 @@ def verify(run_dir, fraction, deals, seed, workers, quiet) -> None:
         raise click.ClickException(str(error)) from None
     finally:
         bar.close()
-    what = (f"{verdict.checked_chunks:,} of {verdict.chunks:,} chunks, "
-            f"{verdict.deals:,} deals ({verdict.record} compared)")
-    if verdict.identical:
-        click.echo(f"{run_dir}: {what}: identical")
-        return
-    click.echo(f"{run_dir}: {what}: {verdict.differing:,} "
-               f"{'chunks' if verdict.record == 'wins per chunk' else 'deals'} differ")
-    for line in verdict.differences:
-        click.echo(f"  {line}")
-    click.echo("  " + ("; ".join(verdict.causes) if verdict.causes else
-                       "the rules, deal stream and search versions and the parameters recorded are "
-                       "today's: a policy's code changed since the run was made"))
-    sys.exit(1)
+    click.echo(verdict.text(run_dir))
+    if not verdict.identical:
+        sys.exit(1)
 
 
 @cli.command()

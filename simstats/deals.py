@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import DECK_SIZE
+from .cards import DECK_SIZE, DeckError, read_deck_bytes
 from .engine.moves import needs_reshuffle
 from .jit import jit, jit_inline
 
@@ -99,3 +99,27 @@ def deal_deck(rules: np.ndarray, seed: int, deal: int) -> tuple[np.ndarray, int]
     deck = np.empty(DECK_SIZE, dtype=np.int16)
     reshuffles = shuffled_deck(rules, seed, deal, np.zeros(1, dtype=np.uint64), deck)
     return deck, int(reshuffles)
+
+
+def read_deck_file(path: str, rules, game_id: str) -> list[int]:
+    """The deck of a deck file (`-`: standard input) for a game: DeckError, in one line for
+    the user, if it cannot be read, is not a deck, or would be reshuffled (docs/rules.md 4.1)."""
+    import sys
+    from pathlib import Path
+
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except FileNotFoundError:
+        raise DeckError(f"deck file {path!r} does not exist") from None
+    except IsADirectoryError:
+        raise DeckError(f"deck file {path!r} is a directory") from None
+    except OSError as error:
+        raise DeckError(f"cannot read deck file {path!r}: {error.strerror}") from None
+    try:
+        cards = read_deck_bytes(data)
+    except DeckError as error:
+        raise DeckError(f"bad deck in {path!r}: {error}") from None
+    if needs_reshuffle(rules, np.asarray(cards, dtype=np.int16)):
+        raise DeckError(f"bad deck in {path!r}: none of its first 8 cards is an ace or a king, "
+                        f"so {game_id} would reshuffle it (docs/rules.md 4.1)")
+    return cards

@@ -28,14 +28,10 @@ from .engine.state import (
 )
 from .jit import jit, jit_inline
 from .policies.api import forget_legal_moves
-from .solver import (
-    BEST_BUFFER,
-    BEST_LENGTH,
-    INFO_BUFFER,
-    LINE_BUFFER,
-    LINE_LENGTH,
+from .search import (
     SEARCH_LOST,
     SEARCH_WON,
+    played_line,
     search_work,
     solve_position,
 )
@@ -145,11 +141,7 @@ def play_oracle(state, rules, budget, work):
     deal, then play the winning line, or the line with most cards home. Returns the end code,
     UNKNOWN when the budget ran out before a win or a proof of loss."""
     verdict = solve_position(state, rules, budget, work)
-    info = work[INFO_BUFFER]
-    if verdict == SEARCH_WON:
-        line, length = work[LINE_BUFFER], info[LINE_LENGTH]
-    else:
-        line, length = work[BEST_BUFFER], info[BEST_LENGTH]
+    line, length = played_line(verdict, work)
     for i in range(length):
         apply_move(state, rules, line[i])
     end = status(state, rules)

@@ -72,7 +72,7 @@ class Run:
         return deals_by_policy(self.manifest.get("identity", {}))
 
     def __repr__(self) -> str:
-        from .runner import counted
+        from .run_options import counted
 
         rows = "no deals/" if self.deals is None else counted(len(self.deals), "deal row")
         return (f"<Run {self.path}: {counted(len(self.games), 'game')} x "
@@ -140,13 +140,8 @@ def play_run(games: int, game: list[str] | tuple[str, ...] | None = None,
     from .policies import resolve_policy
     from .registry import DEFAULT_POLICIES
     from .report import write_report
-    from .runner import (
-        RunOptions,
-        chunk_size_for,
-        default_workers,
-        execute,
-        policies_and_counts,
-    )
+    from .run_options import RunOptions, chunk_size_for, default_workers, policies_and_counts
+    from .runner import execute
 
     if isinstance(game, str) or isinstance(policy, str):
         raise TypeError("give game and policy as lists of names")

@@ -37,13 +37,9 @@ from .loops import ILLEGAL_CHOICE
 from .policies import CompiledPlayer, PolicyCompileError, PolicyError, PolicySpec
 from .policies.api import new_view
 from .policies.compiled import compile_reason, loop_module
-from .solver import (
-    BEST_BUFFER,
-    BEST_LENGTH,
+from .search import (
     INFO_BUFFER,
-    LINE_BUFFER,
-    LINE_LENGTH,
-    SEARCH_WON,
+    played_line,
     solve_position,
     table_bits_for,
 )
@@ -203,9 +199,9 @@ class Solution:
 def solve_deal(game: Game, deck, budget: int, seed: int = 0, deal: int | None = None,
                reshuffles: int = 0) -> Solution:
     """What `run --policy oracle` does for one deal, move by move: the fair `solver`'s play;
-    if that does not win, a search that reads every card (simstats/solver.py)."""
+    if that does not win, a search that reads every card (simstats/search)."""
     from .policies import BUILTINS, resolve_policy
-    from .solver import NODES, RESULT_NAMES, search_buffers
+    from .search import NODES, RESULT_NAMES, search_buffers
 
     fair = play_deck(game, BUILTINS["solver"], deck, seed, deal, reshuffles)
     name = "oracle" if budget == resolve_policy("oracle").compiled.values["budget"] else (
@@ -219,16 +215,14 @@ def solve_deal(game: Game, deck, budget: int, seed: int = 0, deal: int | None = 
     state[RESHUFFLES] = reshuffles
     work = search_buffers(table_bits=table_bits_for(budget), deep=True)
     verdict = int(solve_position(state, rules, budget, work))
-    info = work[INFO_BUFFER]
-    line, length = ((work[LINE_BUFFER], info[LINE_LENGTH]) if verdict == SEARCH_WON
-                    else (work[BEST_BUFFER], info[BEST_LENGTH]))
+    line, length = played_line.py_func(verdict, work)  # the oracle's own choice, in Python
     play = Playthrough(game.id, name, [int(c) for c in deck], seed, deal)
     for move in line[:length]:
         card = apply_move(state, rules, int(move))
         play.moves.append((move_text(int(move)), card_text(int(card)) if card >= 0 else None))
     end = status(state, rules)
     play.outcome = _outcome(state, RESIGNED if end == ONGOING else end)
-    return Solution(RESULT_NAMES[verdict], play, int(info[NODES]))
+    return Solution(RESULT_NAMES[verdict], play, int(work[INFO_BUFFER][NODES]))
 
 
 def run_compiled(game: Game, spec: PolicySpec, seed: int, first_deal: int, count: int,

@@ -33,8 +33,9 @@ from .records import (
     read_manifest,
     read_wins,
 )
-from .runner import RunOptions, plan_chunks, play_chunk, policy_parameters
-from .solver import SEARCH_VERSION
+from .run_options import RunOptions, plan_chunks, policy_parameters
+from .runner import play_chunk
+from .search import SEARCH_VERSION
 
 SHOWN_DIFFERENCES = 3  # deals named when outcomes differ
 
@@ -64,6 +65,20 @@ class Verdict:
     @property
     def identical(self) -> bool:
         return self.differing == 0
+
+    def text(self, run_dir) -> str:
+        """What `simstats verify` prints: one line, then, where outcomes differ, the first
+        deals that do and what can have caused it."""
+        what = (f"{run_dir}: {self.checked_chunks:,} of {self.chunks:,} chunks, "
+                f"{self.deals:,} deals ({self.record} compared)")
+        if self.identical:
+            return f"{what}: identical"
+        unit = "chunks" if self.record == "wins per chunk" else "deals"
+        why = "; ".join(self.causes) if self.causes else (
+            "the rules, deal stream and search versions and the parameters recorded are "
+            "today's: a policy's code changed since the run was made")
+        return "\n".join([f"{what}: {self.differing:,} {unit} differ",
+                          *(f"  {line}" for line in self.differences), f"  {why}"])
 
 
 def options_of(manifest: dict) -> RunOptions:

@@ -10,7 +10,7 @@ from simstats.engine.moves import apply_move, is_legal, lay_out
 from simstats.engine.notation import move_text
 from simstats.engine.state import new_state
 from simstats.games import get_game
-from simstats.solver import (
+from simstats.search import (
     BEST_BUFFER,
     BEST_LENGTH,
     INFO_BUFFER,

@@ -25,14 +25,14 @@ TRANSFERS = 10  # a foundation's top card may move to the other foundation of it
 MAX_REDEALS = 11
 HIDE_BURIED = 12  # only the top card of each column is visible
 # Not a rule but what is provable about the game: which proof of safe foundation plays the exact
-# search (solver.py) may use, one of the PROOF_* below. A game's registry entry declares it
+# search (simstats/search) may use, one of the PROOF_* below. A game's registry entry declares it
 # (games.Game.solver_proof, default none), so a new game never inherits an unsound proof.
 SOLVER_PROOF = 13
 N_FIELDS = 14
 
 NO_PROOF = 0
 # one-card cells, no building, transfers: a cell's card goes home unless its suit has 13 home, a
-# column's once the columns are settled and its suit has 14 (solver.py: safe_cards)
+# column's once the columns are settled and its suit has 14 (search/safe_moves.py: safe_cards)
 PROOF_CELLS_NO_BUILDING = 1
 PROOF_NOTHING_BUILDS_ON = 2  # a card that no card can ever be built on goes home
 

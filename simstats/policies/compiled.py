@@ -92,7 +92,7 @@ class PolicyCode:
 
     @property
     def searches(self) -> bool:
-        """Whether the policy runs the exact search (simstats/solver.py): its workspace holds
+        """Whether the policy runs the exact search (simstats/search): its workspace holds
         the search's table."""
         return "search_table" in self.workspace()
 

@@ -10,7 +10,7 @@ shows, every move is the same whatever the hidden cards are, so it chooses a who
 moves up to and including the next one that shows a card (a deal, a dig onto an unseen
 card), and follows it without sampling again. The candidate plans:
 - `lookahead`'s own play up to that point (simulated on what it knows);
-- the plans of the winning lines found by the exact search (simstats/solver.py, eager, at most
+- the plans of the winning lines found by the exact search (simstats/search, eager, at most
   `effort` positions) on `proposals` samples, the `candidates` most often found.
 Each candidate is then played on the same `samples` fresh samples and the rest judged: solved
 with the same search (a sample it cannot decide counts as lost), or with `playout=1` played by
@@ -80,7 +80,7 @@ from ..engine.state import (
     WON,
 )
 from ..jit import jit, jit_inline, plain_array, record_as, unliteral
-from ..solver import (
+from ..search import (
     INFO_BUFFER,
     LINE_BUFFER,
     LINE_LENGTH,

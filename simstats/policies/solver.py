@@ -37,7 +37,7 @@ from ..engine.moves import is_legal
 from ..engine.observe import recall, remember_move
 from ..engine.state import CAPACITY, LENGTHS, MOVE_LIMIT, MOVES, NO_MOVE, REDEALS, STOCK
 from ..jit import jit, jit_inline, plain_array
-from ..solver import (
+from ..search import (
     BEST_BUFFER,
     BEST_LENGTH,
     INFO_BUFFER,

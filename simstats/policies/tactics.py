@@ -35,7 +35,7 @@ from ..engine.state import (
     TABLEAU,
 )
 from ..jit import jit, jit_inline
-from ..solver import pile_hash
+from ..search import pile_hash
 from . import api
 
 NO_PLAN = -(1 << 62)

@@ -49,8 +49,8 @@ from simstats.policies.planner import (
 )
 from simstats.policies.solver import PARAMETERS as SOLVER_DEFAULTS
 from simstats.policies.tactics import UNSEEN_SIZE, sample_position
+from simstats.search import search_buffers
 from simstats.simulate import run_compiled, start_policy
-from simstats.solver import search_buffers
 
 # planner's search once every card is seen set to solver's defaults (planner's own is bigger),
 # but for memo: with memo=1 a deal's searches keep marks in a table that planner's searches on

@@ -18,7 +18,7 @@ import simstats
 from simstats.cli import main
 from simstats.plots import FIGURES
 from simstats.report import NotARun, collect
-from simstats.runner import policy_parameters
+from simstats.run_options import policy_parameters
 from simstats.stats import mcnemar_exact_p
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -17,8 +17,8 @@ from processes import default_ctrl_c
 
 from simstats.cli import DealCount, main
 from simstats.report import us_per_deal
-from simstats.runner import RunOptions, chunk_size_for, policy_parameters
-from simstats.solver import SEARCH_VERSION
+from simstats.run_options import RunOptions, chunk_size_for, policy_parameters
+from simstats.search import SEARCH_VERSION
 
 GAMES = ("--game", "cicely", "--game", "tournament")
 POLICIES = ("--policy", "foundation-only", "--policy", "random")

@@ -79,7 +79,7 @@ def test_a_sample_takes_a_share_of_each_game_and_policy_and_is_the_same_every_ti
 
 
 def _chunks(run: Path):
-    from simstats.runner import plan_chunks
+    from simstats.run_options import plan_chunks
     from simstats.verify import options_of
 
     return plan_chunks(options_of(json.loads((run / "manifest.json").read_text())))

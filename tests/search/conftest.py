@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from simstats.solver import DEEP, INFO_BUFFER, search_buffers
+from simstats.search import DEEP, INFO_BUFFER, search_buffers
 
 
 @pytest.fixture(scope="module")

@@ -17,8 +17,7 @@ from simstats.deals import deal_deck
 from simstats.engine.state import WON_AT
 from simstats.games import get_game
 from simstats.policies import resolve_policy
-from simstats.simulate import run_compiled, solve_deal
-from simstats.solver import (
+from simstats.search import (
     INFO_BUFFER,
     NODES,
     ORDER_SEED,
@@ -27,11 +26,12 @@ from simstats.solver import (
     search_buffers,
     solve,
 )
+from simstats.simulate import run_compiled, solve_deal
 
 
 def test_the_oracle_counts_every_search_against_its_budget():
     # seed 0, deal 400 of Tournament: no search of 40,000 positions in all decides it
-    from simstats.solver import ORDER_SEED, solve_position
+    from simstats.search import ORDER_SEED, solve_position
 
     game = get_game("tournament")
     state = laid_out(game, deal_deck(game.array, 0, 400)[0])
@@ -45,7 +45,7 @@ def test_the_oracle_counts_every_search_against_its_budget():
 
 
 def test_the_oracles_table_grows_with_its_budget_up_to_a_bound():
-    from simstats.solver import MAX_TABLE_BITS, MIN_TABLE_BITS, search_arrays, table_bits_for
+    from simstats.search import MAX_TABLE_BITS, MIN_TABLE_BITS, search_arrays, table_bits_for
 
     assert table_bits_for(1_000) == MIN_TABLE_BITS
     for budget in (25_000, 4_000_000, 8_000_000):

@@ -26,7 +26,7 @@ from simstats.engine.state import (
     TABLEAU,
 )
 from simstats.games import get_game
-from simstats.solver import INFO_BUFFER, SEARCH_LOST, SEARCH_WON, new_memo, search_buffers, solve
+from simstats.search import INFO_BUFFER, SEARCH_LOST, SEARCH_WON, new_memo, search_buffers, solve
 
 # --- the pruning (safe moves, transfer plays, first empty cell, fingerprints) against a plain
 # breadth-first search over every legal move, on small Tournament endgames

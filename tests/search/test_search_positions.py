@@ -33,8 +33,7 @@ from simstats.engine.state import (
     new_state,
 )
 from simstats.games import get_game
-from simstats.simulate import solve_deal
-from simstats.solver import (
+from simstats.search import (
     BEST_LENGTH,
     DEEP,
     INFO_BUFFER,
@@ -42,11 +41,12 @@ from simstats.solver import (
     SEARCH_LOST,
     SEARCH_UNDECIDED,
     SEARCH_WON,
-    fitting_cards,
-    home_key,
     search_buffers,
     solve,
 )
+from simstats.search.fingerprint import home_key
+from simstats.search.safe_moves import fitting_cards
+from simstats.simulate import solve_deal
 
 ALL_HOME_BUT_CLUBS = [0, 13, 13, 13, 13, 13, 13, 13]
 
@@ -235,7 +235,9 @@ def expected_candidates(state, rules) -> list[int]:
 
 @pytest.mark.parametrize("game_id", ["tournament", "cicely", "kingsdown-eights"])
 def test_the_search_tries_the_legal_moves_less_the_redundant_ones(work, game_id):
-    from simstats.solver import N_INFO, ORDER_SEED, TRANSFER_PLAY, candidates
+    from simstats.search import N_INFO, ORDER_SEED
+    from simstats.search.memory import TRANSFER_PLAY
+    from simstats.search.order import candidates
 
     game = get_game(game_id)
     out = np.empty(256, dtype=np.int64)
@@ -265,7 +267,8 @@ def test_a_deal_comes_last_only_where_it_buries_the_reserve(game_id):
     # Kingsdown Eights deals onto its reserve piles, so every other move is tried first there;
     # elsewhere a deal (new column tops) comes before builds and fills
     from simstats.engine.state import DEAL, FOUNDATION_PLACE, N_PLACES
-    from simstats.solver import N_INFO, candidates
+    from simstats.search import N_INFO
+    from simstats.search.order import candidates
 
     game = get_game(game_id)
     out = np.empty(256, dtype=np.int64)
@@ -287,7 +290,7 @@ def test_a_deal_comes_last_only_where_it_buries_the_reserve(game_id):
 
 def test_each_game_declares_its_proof_of_safe_plays_and_a_new_game_inherits_none():
     from simstats.games import GAMES, TOURNAMENT_RULES, Game
-    from simstats.solver import safe_move
+    from simstats.search.safe_moves import safe_move
 
     assert {g.id: int(g.array[R.SOLVER_PROOF]) for g in GAMES.values()} == {
         "tournament": R.PROOF_CELLS_NO_BUILDING, "napoleons-flank": R.PROOF_CELLS_NO_BUILDING,
@@ -308,11 +311,24 @@ def test_every_fingerprint_read_ahead_is_the_one_its_step_reaches(game_id):
     the key): each such key must be the fingerprint the move and its safe plays reach, or
     the search would skip positions it never met; reading one leaves the position as it was,
     and a chain that would not fit in the moves left is not read."""
-    from simstats import solver as S
+    from simstats.engine.moves import copy_position
+    from simstats.engine.state import FOUNDATION_PLACE, N_PLACES
+    from simstats.search.fingerprint import (
+        ALL_PILES,
+        columns_interchangeable,
+        fingerprint,
+        hash_pile_from,
+        hash_stock_cards,
+        update_pile_parts,
+    )
+    from simstats.search.lookup import chain_key, expand
+    from simstats.search.make import advance, unmake
+    from simstats.search.memory import MAX_LINE, TRANSFER_PLAY, search_buffers
+    from simstats.search.safe_moves import safe_move
 
     game = get_game(game_id)
     rules = game.array
-    work = S.search_buffers(table_bits=12)
+    work = search_buffers(table_bits=12)
     pos, moves, keys, _, _, line, undo, _, table, scratch, info, parts, prefix = work
     kinds = set()
     for deal in range(4):
@@ -323,23 +339,23 @@ def test_every_fingerprint_read_ahead_is_the_one_its_step_reaches(game_id):
             if move is not None:
                 apply_move(state, rules, parse_move(move))
             for eager in (False, True):
-                if S.safe_move(state, rules, eager) >= 0:
+                if safe_move(state, rules, eager) >= 0:
                     continue  # the search expands only positions its safe plays have settled
-                S.copy_position(state, pos)
+                copy_position(state, pos)
                 for p in range(STOCK):
-                    S.hash_pile_from(pos, prefix, p, 0)
-                S.hash_stock_cards(pos, prefix)
+                    hash_pile_from(pos, prefix, p, 0)
+                hash_stock_cards(pos, prefix)
                 parts[0, :] = 0
-                S.update_pile_parts(pos, rules, parts[0], S.ALL_PILES, prefix)
-                S.fingerprint(pos, rules, parts[0])
-                n = S.expand(pos, rules, eager, scratch, moves[0], keys[0], parts[0], prefix,
-                             table, info, S.MAX_LINE)
+                update_pile_parts(pos, rules, parts[0], ALL_PILES, prefix)
+                fingerprint(pos, rules, parts[0])
+                n = expand(pos, rules, eager, scratch, moves[0], keys[0], parts[0], prefix,
+                             table, info, MAX_LINE)
                 for i in range(n):
                     step = int(moves[0, i])
                     before = pos.copy()
-                    symmetric = S.columns_interchangeable(pos, rules)
-                    chained = int(S.chain_key(pos, rules, eager, prefix, parts[0], step,
-                                              S.MAX_LINE, symmetric, scratch))
+                    symmetric = columns_interchangeable(pos, rules)
+                    chained = int(chain_key(pos, rules, eager, prefix, parts[0], step,
+                                              MAX_LINE, symmetric, scratch))
                     assert (pos == before).all(), move_text(step)
                     read = int(keys[0, i])  # minus a chain key
                     if read > 0 and chained != 0:
@@ -349,20 +365,20 @@ def test_every_fingerprint_read_ahead_is_the_one_its_step_reaches(game_id):
                     key = abs(read)
                     if key == 0:
                         continue
-                    length = S.advance(pos, rules, eager, step, line, undo, 0, prefix, True,
-                                       S.MAX_LINE)
+                    length = advance(pos, rules, eager, step, line, undo, 0, prefix, True,
+                                       MAX_LINE)
                     parts[1, :] = parts[0]
-                    S.update_pile_parts(pos, rules, parts[1], S.ALL_PILES, prefix)
-                    assert S.fingerprint(pos, rules, parts[1]) == key, move_text(step)
-                    S.unmake(pos, rules, line, undo, 0, length, prefix)
+                    update_pile_parts(pos, rules, parts[1], ALL_PILES, prefix)
+                    assert fingerprint(pos, rules, parts[1]) == key, move_text(step)
+                    unmake(pos, rules, line, undo, 0, length, prefix)
                     if read < 0:
                         kinds.add("chain")
-                        assert S.chain_key(pos, rules, eager, prefix, parts[0], step,
+                        assert chain_key(pos, rules, eager, prefix, parts[0], step,
                                            length - 1, symmetric, scratch) == 0
                         continue
-                    kinds.add("transfer" if step >= S.TRANSFER_PLAY else
-                              "home" if step % S.N_PLACES >= S.FOUNDATION_PLACE else "move")
-                    assert length == 1 or step >= S.TRANSFER_PLAY  # no safe play followed
+                    kinds.add("transfer" if step >= TRANSFER_PLAY else
+                              "home" if step % N_PLACES >= FOUNDATION_PLACE else "move")
+                    assert length == 1 or step >= TRANSFER_PLAY  # no safe play followed
     assert {"home", "move", "chain"} <= kinds
     if game_id == "tournament":
         assert "transfer" in kinds
