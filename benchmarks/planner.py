@@ -45,7 +45,7 @@ def policy_name(samples: int, extra: str, game: str = "") -> str:
         from simstats.policies.planner import PARAMETERS
 
         given = dict(item.split("=") for item in extra.split(",") if item)
-        search = [f"{name}={given.get(name, int(PARAMETERS[name]))}"
+        search = [f"{name}={given.get(name, PARAMETERS[name].default_value)}"
                   for name in ("budget", "restarts", "luby")]
         return f"solver[{','.join(search)}]"
     return f"planner[samples={samples},proposals={samples}{',' + extra if extra else ''}]"

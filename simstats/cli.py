@@ -13,7 +13,13 @@ import click
 
 from .cards import DeckError, deck_text
 from .games import GAMES, Game, UnknownGame, get_game
-from .policies import PolicyCompileError, PolicyError, list_policies, resolve_policy
+from .policies import (
+    PolicyCompileError,
+    PolicyError,
+    describe_policy,
+    list_policies,
+    resolve_policy,
+)
 from .records import write_text_atomically
 from .registry import DEFAULT_POLICIES
 from .version import __version__
@@ -75,32 +81,15 @@ def _check_writable(path: str | None, what: str) -> None:
         raise BadInput(f"cannot write {what} {path}: permission denied or read-only")
 
 
-def _playthrough_page(game, played, everything: bool) -> str:
-    from .replay_page import playthrough_page
-
-    return playthrough_page(game, played, everything)
-
-
-def _write_page(path: str, make) -> None:
-    """Write a replay page; open it from disk in any browser."""
-    try:
-        write_text_atomically(Path(path), make())
-    except OSError as error:
-        raise BadInput(f"cannot write page {path!r}: {error.strerror or error}") from None
-
-
-def _write_trace(playthrough, trace_path: str) -> None:
-    """The JSON Lines trace of a game (docs/rules.md section 10) to a file, or '-' for stdout."""
-    from .simulate import trace
-
-    text = trace(playthrough)
-    if trace_path == "-":
+def _write(path: str, text: str, what: str) -> None:
+    """Write a page or a trace (docs/rules.md section 10) whole; a trace to '-' is printed."""
+    if path == "-" and what == "trace":
         click.echo(text, nl=False)
         return
     try:
-        write_text_atomically(Path(trace_path), text)
+        write_text_atomically(Path(path), text)
     except OSError as error:
-        raise BadInput(f"cannot write trace {trace_path!r}: {error.strerror or error}") from None
+        raise BadInput(f"cannot write {what} {path!r}: {error.strerror or error}") from None
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -123,7 +112,8 @@ def cli() -> None:
 def play(game_name, deck_path, seed, deal, policy_name, trace_path, show, html_path) -> None:
     """Play one deal, from a deck file or from (seed, deal), and print its outcome."""
     from .render import render
-    from .simulate import play_deck
+    from .replay_page import playthrough_page
+    from .simulate import play_deck, trace
 
     _check_writable(trace_path, "trace")
     _check_writable(html_path, "page")
@@ -149,9 +139,9 @@ def play(game_name, deck_path, seed, deal, policy_name, trace_path, show, html_p
         raise click.ClickException(str(error)) from None
     outcome = played.outcome
     if trace_path is not None:
-        _write_trace(played, trace_path)
+        _write(trace_path, trace(played), "trace")
     if html_path is not None:
-        _write_page(html_path, lambda: _playthrough_page(game, played, False))
+        _write(html_path, playthrough_page(game, played, False), "page")
     where = f"deal {deal} of seed {seed}" if deal is not None else f"deck {deck_path}"
     echo(f"{game.id}, {spec.name}, {where}: " + ("won" if outcome.won else "not won"))
     echo(
@@ -174,8 +164,16 @@ def deck(game_name, seed, deal) -> None:
 
 
 @cli.command()
-def policies() -> None:
-    """List the available policies: name, one line, and where each comes from."""
+@click.argument("name", required=False)
+def policies(name) -> None:
+    """List the available policies: name, one line, and where each comes from; with NAME, that
+    policy and its parameters (type, default, range, meaning)."""
+    if name is not None:
+        try:
+            click.echo("\n".join(describe_policy(name)))
+        except PolicyError as error:
+            raise BadInput(str(error)) from None
+        return
     rows = list_policies()
     width = max(len(name) for name, _, _ in rows)
     for name, description, source in rows:
@@ -225,8 +223,9 @@ def solve(game_name, deck_path, seed, deal, budget, trace_path, html_path) -> No
     oracle, not a player): won, lost (proven) or unknown (budget spent)."""
     import time
 
+    from .replay_page import playthrough_page
     from .search import table_bits_for
-    from .simulate import solve_deal
+    from .simulate import solve_deal, trace
 
     _check_writable(trace_path, "trace")
     _check_writable(html_path, "page")
@@ -237,9 +236,9 @@ def solve(game_name, deck_path, seed, deal, budget, trace_path, html_path) -> No
     seconds = time.perf_counter() - started
     echo = click.echo if trace_path != "-" else (lambda text: click.echo(text, err=True))
     if trace_path is not None:
-        _write_trace(solution.play, trace_path)
+        _write(trace_path, trace(solution.play), "trace")
     if html_path is not None:
-        _write_page(html_path, lambda: _playthrough_page(game, solution.play, True))
+        _write(html_path, playthrough_page(game, solution.play, True), "page")
     outcome = solution.play.outcome
     where = f"deal {deal} of seed {seed}" if deal is not None else f"deck {deck_path}"
     detail = {
@@ -268,7 +267,7 @@ def replay(trace_path, html_path) -> None:
         page = replay_trace(Path(trace_path))
     except TraceError as error:
         raise BadInput(str(error)) from None
-    _write_page(html_path, lambda: page)
+    _write(html_path, page, "page")
     click.echo(f"wrote {html_path}")
 
 

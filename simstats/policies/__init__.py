@@ -31,7 +31,7 @@ from ..registry import BUILTIN_CLASSES, ORACLE_CLASSES
 from ..registry import is_oracle as is_oracle
 from ..registry import policy_label as policy_label
 from .api import is_compiled_policy
-from .compiled import PolicyCode, PolicyError, compiled_choice, parse_value
+from .compiled import PolicyCode, PolicyError, compiled_choice, parse_values
 from .compiled import PolicyCompileError as PolicyCompileError
 
 ENTRY_POINT_GROUP = "simstats.policies"
@@ -99,18 +99,13 @@ def _compiled_spec(name: str, cls: type, reference: str, given: dict[str, str],
                    source: str) -> PolicySpec:
     """The spec of compiled policy class `cls` with the parameters `given` by text."""
     parameters = getattr(cls, "parameters", {})
-    if not isinstance(parameters, dict) or not all(
-            isinstance(v, int | float) for v in parameters.values()):
-        raise PolicyError(f"policy {name!r}: its parameters must be a dict of name -> number")
-    values = dict(parameters)
-    for key, text in given.items():
-        if key not in parameters:
-            known = ", ".join(parameters) or "none"
-            raise PolicyError(f"policy {name!r}: unknown parameter {key!r} (known: {known})")
-        try:
-            values[key] = parse_value(name, key, parameters[key], text)
-        except ValueError as error:
-            raise PolicyError(str(error)) from None
+    if not isinstance(parameters, dict):
+        raise PolicyError(f"policy {name!r}: its parameters must be a dict of name -> "
+                          "api.integer, api.number, api.flag, api.choice or a number")
+    try:
+        values = parse_values(name, parameters, given)
+    except ValueError as error:
+        raise PolicyError(str(error)) from None
     try:  # a policy may refuse values out of its range (api.CompiledPolicy.check)
         getattr(cls, "check", lambda values: None)(values)
     except ValueError as error:
@@ -256,6 +251,31 @@ def resolve_policy(name: str) -> PolicySpec:
     raise PolicyError(
         f"unknown policy {name!r} (known: {known}; or give 'module:Name' or 'file.py:Name')"
     )
+
+
+def describe_policy(name: str) -> list[str]:
+    """What `simstats policies NAME` prints: the policy's line, then one line a parameter (name,
+    type, default, range, meaning). PolicyError for an unknown policy."""
+    from .parameters import listing
+
+    spec = resolve_policy(name)
+    lines = [f"{spec.name}: {spec.description} [{spec.source}]"]
+    code = spec.compiled
+    if code is None:
+        return [*lines, "no parameters (a Python policy)"]
+    parameters = code.cls.parameters
+    if not parameters:
+        return [*lines, "no parameters"]
+    base = spec.name.partition("[")[0]
+    lines.append(f"parameters (in brackets: {base}[name=value,...]): name, type, default, "
+                 "range, meaning")
+    lines += [f"  {line}".rstrip() for line in listing(parameters)]
+    if code.oracle:
+        player = next((n for n, ref in BUILTIN_CLASSES.items()
+                       if _class_at(ref) is code.player_class), "its fair player")
+        lines.append(f"it plays first as {player}, with {player}'s defaults "
+                     f"(simstats policies {player})")
+    return lines
 
 
 def list_policies() -> list[tuple[str, str, str]]:

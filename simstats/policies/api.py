@@ -2,15 +2,16 @@
 built-ins and plugins alike.
 
 A policy is a class deriving from ``CompiledPolicy``: a docstring (its first line is what
-`simstats policies` shows), ``parameters`` (name -> default; an int default takes integers,
-a float default any number), ``memory`` (fields cleared before each deal: what the policy
+`simstats policies` shows), ``parameters`` (name -> ``integer``, ``number``, ``flag`` or
+``choice``, each with its default, range and meaning; or name -> a plain default number, typed
+by it: policies/parameters.py), ``memory`` (fields cleared before each deal: what the policy
 remembers of the deal it is playing), ``workspace`` (fields allocated once and never cleared:
 room to compute in, since compiled policies never allocate) and a static
 ``choose(view, params, memory, rng)`` that returns a move of ``legal_move(view, i)``, or
 ``NO_MOVE`` to stop. ``params`` and ``memory`` are records read by name (``params.depth``,
 ``memory.seen[i]``); ``rng`` is the policy's own random stream (``random_below``). An
-optional static ``check(values)`` refuses parameter values out of range (ValueError;
-``require`` says so in one line). The view is
+optional static ``check(values)`` refuses combinations of values (ValueError; ``require`` says
+so in one line); each parameter's own range is checked before it. The view is
 what the player sees, read through the functions below; the state is never handed out.
 A policy that remembers the deal declares a ``recollection()`` in its memory and reads
 ``recall(view, ...)``; one that tries moves declares ``boards(n)`` in its workspace and plays
@@ -34,6 +35,7 @@ from ..engine import state as S
 from ..engine.observe import recall as _recall
 from ..engine.observe import remember_move as _remember_move
 from ..jit import jit_inline
+from .parameters import Parameter, choice, declared, flag, integer, number  # noqa: F401 (the API)
 
 # A plugin's helper functions: compiled with the same settings as the loop that calls them,
 # but never cached on their own (the loop that inlines them is, keyed on the plugin's file).
@@ -393,11 +395,13 @@ def scalar(dtype, fill=0) -> Field:
 
 
 def params_dtype(parameters: dict) -> np.dtype:
-    """The record of a policy's parameters, read by name in compiled code: an int64 field for a
-    parameter whose default is an int or a bool, a float64 one for any other."""
-    names = list(parameters) or ["_"]
-    return np.dtype([(n, np.dtype(np.int64) if isinstance(parameters.get(n, 0), int | bool)
-                      else np.dtype(np.float64)) for n in names], align=True)
+    """The record of a policy's parameters, read by name in compiled code: an int64 field for an
+    integer, a flag or a choice (a plain int or bool default), a float64 one for a number."""
+    typed = declared(parameters)
+    if not typed:
+        return np.dtype([("_", np.int64)], align=True)
+    return np.dtype([(n, np.dtype(np.int64) if p.is_integral else np.dtype(np.float64))
+                     for n, p in typed.items()], align=True)
 
 
 def _nothing_recalled(recollection: np.ndarray) -> None:
@@ -434,7 +438,7 @@ class CompiledPolicy:
     that return the declarations, for sizes that depend on a parameter.
     """
 
-    parameters: ClassVar[dict[str, int | float]] = {}
+    parameters: ClassVar[dict[str, Parameter | int | float]] = {}
     memory: ClassVar[Any] = {}
     workspace: ClassVar[Any] = {}
 

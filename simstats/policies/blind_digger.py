@@ -1,6 +1,7 @@
 """`blind-digger`: a Napoleon's Flank player, written only against simstats' public API
 (simstats/policies/api.py), as a user's own policy would be: it began as the example
-examples/blind_digger.py, which now names this class; `rollout[base=3]` plays its playouts.
+examples/blind_digger.py, which now names this class; `rollout[base=blind-digger]` plays its
+playouts.
 
 Napoleon's Flank hides every column card but the top, so a player digs blind: a column top
 goes to a free cell to see what lies beneath. `dig` does that too. This policy adds three
@@ -213,7 +214,11 @@ def decide(view, known, keep, slide, recall):
     return move
 
 
-DEFAULTS = {"keep": 0, "slide": 1, "recall": 1}
+DEFAULTS = {
+    "keep": api.integer(0, 0, 8, doc="cells kept free from blind digging"),
+    "slide": api.flag(True, doc="1: slides foundation cards between a suit's two piles"),
+    "recall": api.flag(True, doc="1: digs for the buried cards it remembers"),
+}
 
 
 class BlindDigger(api.CompiledPolicy):
@@ -221,12 +226,6 @@ class BlindDigger(api.CompiledPolicy):
 
     parameters = DEFAULTS
     memory = {"recollection": api.recollection()}
-
-    @staticmethod
-    def check(values: dict) -> None:
-        api.require(values, "keep", 0, 8)
-        api.require(values, "slide", 0, 1)
-        api.require(values, "recall", 0, 1)
 
     @staticmethod
     def choose(view, params, memory, rng):

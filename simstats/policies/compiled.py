@@ -83,7 +83,8 @@ class PolicyCode:
     def player_values(self) -> dict:
         """The values the player plays with: the policy's own, or the oracle's fair player's
         defaults."""
-        return self.values if self.player_class is self.cls else dict(self.player_class.parameters)
+        return self.values if self.player_class is self.cls else default_values(
+            self.player_class.parameters)
 
     def workspace(self) -> dict:
         """The workspace fields declared for these values (the oracle's own, not its player's)."""
@@ -101,7 +102,7 @@ class PolicyCode:
         player = self.player_class
         values = self.player_values
         record = np.zeros(1, dtype=api.params_dtype(player.parameters))
-        for name in player.parameters:
+        for name in api.declared(player.parameters):
             record[0][name] = values[name]
         return record
 
@@ -133,17 +134,28 @@ class PolicyCode:
         return self._module
 
 
-def parse_value(policy: str, name: str, default, text: str):
-    """A parameter value from the command line, checked against its default's type."""
+def default_values(parameters: dict) -> dict:
+    """A policy's parameter values with nothing given: each default as the record holds it."""
+    return {name: p.default_value for name, p in api.declared(parameters).items()}
+
+
+def parse_values(policy: str, parameters: dict, given: dict[str, str]) -> dict:
+    """The values of a policy's parameters with those `given` by text (`NAME[key=value]`), each
+    parsed and checked by its type and range: ValueError in one line otherwise."""
     try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(f"policy {policy!r}: {name} must be a number, not {text!r}") from None
-    if isinstance(default, int | bool):
-        if not value.is_integer():
-            raise ValueError(f"policy {policy!r}: {name} must be an integer, not {text!r}")
-        return int(value)
-    return value
+        typed = api.declared(parameters)
+    except TypeError as error:
+        raise ValueError(f"policy {policy!r}: {error}") from None
+    values = {name: p.default_value for name, p in typed.items()}
+    for key, text in given.items():
+        if key not in typed:
+            known = ", ".join(typed) or "none"
+            raise ValueError(f"policy {policy!r}: unknown parameter {key!r} (known: {known})")
+        try:
+            values[key] = typed[key].parse(key, text)
+        except ValueError as error:
+            raise ValueError(f"policy {policy!r}: {error}") from None
+    return values
 
 
 def _source_file(cls: type) -> Path | None:

@@ -74,10 +74,24 @@ from .tactics import (
     was_seen,
 )
 
-PARAMETERS = {"free": 1.3, "empty": 2.0, "near": 0.3, "dig": 0.3, "wait": 0.2, "depth": 2.0,
-              "step": 0.01, "redeal": 8.0, "late": 2.0, "deep": 3.0, "deepearly": 0.0,
-              "deepstop": 1.0, "peek": 1.7, "deepwidth": 30.0}
 MAX_DEPTH = 4
+PARAMETERS = {
+    "free": api.number(1.3, doc="a free cell's worth, in cards home"),
+    "empty": api.number(2.0, doc="an empty column's worth, in cards home"),
+    "near": api.number(0.3, doc="the worth of a card one card from home"),
+    "dig": api.number(0.3, doc="the cost of each card above a foundation's next card"),
+    "wait": api.number(0.2, doc="the cost of a cell card, per card its foundation still lacks"),
+    "depth": api.integer(2, 1, MAX_DEPTH, doc="steps of a line while cards are unknown"),
+    "step": api.number(0.01, doc="the cost of each move of a line"),
+    "redeal": api.number(8.0, doc="the worth of each redeal left"),
+    "late": api.integer(2, 0, MAX_DEPTH, doc="steps of a line once every card is known (0: depth)"),
+    "deep": api.integer(3, 0, MAX_DEPTH,
+                        doc="steps of the deeper look before a deal or redeal, every card known"),
+    "deepearly": api.integer(0, 0, MAX_DEPTH, doc="steps of that look while cards are unknown"),
+    "deepstop": api.flag(True, doc="1: the deeper look before stopping too"),
+    "peek": api.number(1.7, doc="the worth of a column top uncovered and not seen yet"),
+    "deepwidth": api.integer(30, 0, doc="the deeper look only where at most this many steps start"),
+}
 LEVELS = MAX_DEPTH + 2  # positions and move lists: one per level of a line, and work rows
 WORK_ROW = MAX_DEPTH  # a row of the scratch move lists past the levels': evaluate's tallies
 DIG = 1 << 20  # a dig step is DIG + column

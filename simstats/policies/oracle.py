@@ -24,7 +24,8 @@ from .solver import Solver, workspace
 class Oracle(api.CompiledPolicy):
     """perfect-information oracle (reads the stock's order): not a player; run/solve only"""
 
-    parameters = {"budget": 64_000_000.0}
+    parameters = {"budget": api.integer(64_000_000, 1, doc="positions searched in all, restarts "
+                                        "and the last exact search included")}
     fair_player = Solver  # plays first, with its own parameters; the loop then reads the state
 
     @staticmethod

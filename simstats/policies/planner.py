@@ -42,12 +42,12 @@ other candidates once no foundation play is left: blind-digger's own move, each 
 the first empty cell, deal, redeal) each candidate is played out on `playouts` samples by
 `blind-digger`, a fair player that remembers, starting from what this player remembers; the
 samples fill only the places it has not seen; the candidate with most cards home summed over
-its playouts is played (rollout[base=3]). Foundation plays with one pile to go to and forced
-moves are made without sampling. It samples at every other choice, also where the move before
-showed no card (`replan=1`); with `replan=0` it samples only at its first such choice and
+its playouts is played (rollout[base=blind-digger]). Foundation plays with one pile to go to and
+forced moves are made without sampling. It samples at every other choice, also where the move
+before showed no card (`replan=1`); with `replan=0` it samples only at its first such choice and
 wherever a card it had never seen has come into view since its last one, and in between plays
-blind-digger's moves, which every playout of the move it chose went on with (they depend on
-the cards seen alone). Judging every choice again won more, though not conclusively: deals
+blind-digger's moves, which every playout of the move it chose went on with (they depend on the
+cards seen alone). Judging every choice again won more, though not conclusively: deals
 0-999 of seed 0, 65 won with replan=1 (results/planner-napoleon-5k) and 49 with replan=0
 (McNemar p = 0.08), hence the default. With 64 playouts (the default) it won 6.38% of deals
 0-4,999 at 0.22 s a deal, where blind-digger alone won 1.04% (benchmarks/planner_napoleon.md:
@@ -58,6 +58,8 @@ playouts (samples per candidate; 0: plan there as in the other games) and replan
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import numba
 import numpy as np
@@ -98,13 +100,24 @@ from .tactics import SEEN_SIZE, UNSEEN_SIZE, sample_position
 # (1.2 s a deal), Tournament deals 0-199 185 and 191 (0.18 s), one process each (solver's
 # default then was 25,000 positions and 4 restarts; searches of a fixed size: luby 0). memo and
 # exact stay 0, as measured, when solver's default became 1 (not measured here with 1).
-PARAMETERS = {**solver.PARAMETERS, "budget": 4_000_000.0, "restarts": 2.0, "luby": 0.0,
-              "memo": 0.0, "exact": 0.0,
-              "samples": 2.0, "proposals": 2.0, "candidates": 3.0, "effort": 20_000.0,
-              "margin": 2.0, "playout": 0.0, "playouts": 64.0, "replan": 1.0}
+MAX_SAMPLES = 4096
+PARAMETERS = {
+    **solver.PARAMETERS,
+    **{name: replace(solver.PARAMETERS[name], default=value) for name, value in (
+        ("budget", 4_000_000), ("restarts", 2), ("luby", False), ("memo", False),
+        ("exact", False))},
+    "samples": api.integer(2, 1, MAX_SAMPLES, doc="samples each plan is judged on"),
+    "proposals": api.integer(2, 1, MAX_SAMPLES, doc="samples solved for plans to propose"),
+    "candidates": api.integer(3, 0, doc="proposed plans judged against lookahead's"),
+    "effort": api.integer(20_000, 1, doc="positions searched to solve a sample"),
+    "margin": api.integer(2, 1, doc="samples more than lookahead's plan another plan must win"),
+    "playout": api.flag(False, doc="1: a sample judged by the fair player's play, not solved"),
+    "playouts": api.integer(64, 0, rollout.MAX_SAMPLES,
+                            doc="Napoleon's Flank: samples each candidate is played out on"),
+    "replan": api.flag(True, doc="Napoleon's Flank: 1: sample again at every choice"),
+}
 # Its parameters as solver's record (their first fields), for solver's and lookahead's code.
 as_solver_params = record_as(numba.from_dtype(api.params_dtype(solver.PARAMETERS)))
-MAX_SAMPLES = 4096
 MAX_PREFIX = 400  # moves of a plan at most (a longer line is cut: sampled again after it)
 
 # The sampling record (memory): when it last sampled and what it found.
@@ -146,18 +159,6 @@ class Planner(api.CompiledPolicy):
     @staticmethod
     def workspace(values: dict) -> dict:
         return workspace(values)
-
-    @staticmethod
-    def check(values: dict) -> None:
-        solver.Solver.check(values)
-        api.require(values, "samples", 1, MAX_SAMPLES)
-        api.require(values, "proposals", 1, MAX_SAMPLES)
-        api.require(values, "candidates", 0)
-        api.require(values, "effort", 1)
-        api.require(values, "margin", 1)
-        api.require(values, "playout", 0, 1)
-        api.require(values, "playouts", 0, rollout.MAX_SAMPLES)
-        api.require(values, "replan", 0, 1)
 
     @staticmethod
     def choose(view, params, memory, rng):

@@ -21,20 +21,20 @@ game, until the game ends, the base stops, or `horizon` base moves are made; its
 cards home then (a win is 104). Every candidate is played out on the same samples. The policy
 reads only the observation and its own stream, so it is fair by construction.
 
-With base 3, `blind-digger`, a player that remembers what it saw (Napoleon's Flank's buried
+With base `blind-digger`, a player that remembers what it saw (Napoleon's Flank's buried
 cards, a redeal's stock), the rollout remembers too: its samples fill only the places the player
 has not seen (the cards it remembers stay where they are, engine/observe.py: recall), and each
 playout's `blind-digger` starts from the player's memory, as if it had played the deal so far
 itself. The other bases forget, and their samples redraw every hidden place, as before
 (their recorded results stand). In Napoleon's Flank, deals 0-199 of seed 0: `blind-digger`
-won 5 (40.8 cards home on average), rollout[base=3] with 4 samples 2 (37.4), 16 samples 7
-(45.7), 64 samples 17 (51.4): few samples make it follow noise, many make it strong (deals
+won 5 (40.8 cards home on average), rollout[base=blind-digger] with 4 samples 2 (37.4), 16
+samples 7 (45.7), 64 samples 17 (51.4): few samples make it follow noise, many make it strong (deals
 0-999: 64 samples 61 won, 0.21 s a deal on one core; 128 samples 65; blind-digger 10).
 `planner` plays Napoleon's Flank this way.
 
-Parameters, e.g. rollout[samples=8,base=0]: samples per candidate; base, the compiled code of
-the base policy (0 foundation-only, 1 random, 2 dig, 3 blind-digger); horizon, base moves per
-playout (0: to the end of the game).
+Parameters, e.g. rollout[samples=8,base=foundation-only]: samples per candidate; base, the
+policy whose compiled code plays the samples out (foundation-only, random, dig or
+blind-digger); horizon, base moves per playout (0: to the end of the game).
 """
 
 from __future__ import annotations
@@ -80,12 +80,14 @@ from .tactics import (
     was_seen,
 )
 
-PARAMETERS = {"samples": 4.0, "base": 2.0, "horizon": 0.0}
 MAX_SAMPLES = 1000
-BASE_FOUNDATION_ONLY = 0  # the values of the `base` parameter
-BASE_RANDOM = 1
-BASE_DIG = 2
-BASE_BLIND_DIGGER = 3
+BASES = ("foundation-only", "random", "dig", "blind-digger")  # the `base` parameter's choices
+BASE_FOUNDATION_ONLY, BASE_RANDOM, BASE_DIG, BASE_BLIND_DIGGER = range(len(BASES))
+PARAMETERS = {
+    "samples": api.integer(4, 1, MAX_SAMPLES, doc="samples each candidate is played out on"),
+    "base": api.choice("dig", BASES, doc="the policy that plays each sample out"),
+    "horizon": api.integer(0, 0, doc="base moves a playout makes at most (0: to the end)"),
+}
 
 # Rows of the rollout's position buffer.
 DIG_ROW = 0  # dig's own working position
@@ -115,12 +117,6 @@ class Rollout(api.CompiledPolicy):
                  "cards": api.array(np.int16, UNSEEN_SIZE),
                  "base_memory": api.array(np.int16, (2, SIZE)),
                  "legal": api.array(np.int64, MAX_LEGAL_MOVES + 1)}
-
-    @staticmethod
-    def check(values: dict) -> None:
-        api.require(values, "samples", 1, MAX_SAMPLES)
-        api.require(values, "base", BASE_FOUNDATION_ONLY, BASE_BLIND_DIGGER)
-        api.require(values, "horizon", 0)
 
     @staticmethod
     def choose(view, params, memory, rng):
@@ -155,7 +151,7 @@ def worth_trying(pos, rules, move):
     return True
 
 # blind-digger's defaults, as numbers the compiled code reads
-DIGGER_KEEP, DIGGER_SLIDE, DIGGER_RECALL = (blind_digger.DEFAULTS[name]
+DIGGER_KEEP, DIGGER_SLIDE, DIGGER_RECALL = (blind_digger.DEFAULTS[name].default_value
                                             for name in ("keep", "slide", "recall"))
 
 

@@ -64,8 +64,15 @@ from . import api, lookahead
 # Searches of 1,000 x luby(i) positions, 63 in all (192,000 positions): against 25,000 x 5, on
 # deals 0-999, Tournament 932 won against 914 (in less time) and Kingsdown Eights 687 against
 # 673 (benchmarks/restarts.md); memo and exact: benchmarks/restarts_exact.md
-PARAMETERS = {**lookahead.PARAMETERS, "budget": 1_000.0, "eager": 1.0, "restarts": 62.0,
-              "luby": 1.0, "memo": 1.0, "exact": 1.0}
+PARAMETERS = {
+    **lookahead.PARAMETERS,
+    "budget": api.integer(1_000, 1, doc="positions of the first search (search i: x luby(i))"),
+    "eager": api.flag(True, doc="1: the first searches send every card home at once"),
+    "restarts": api.integer(62, 0, doc="searches after the first, each in a shaken move order"),
+    "luby": api.flag(True, doc="1: search i gets budget x luby(i) positions; 0: budget each"),
+    "memo": api.flag(True, doc="1: a deal's searches skip the positions earlier ones proved dead"),
+    "exact": api.flag(True, doc="1: exact searches once every eager line has failed"),
+}
 
 # The plan buffer: a header, then the moves of the line being followed.
 PLAN_LENGTH = 0
@@ -93,14 +100,6 @@ class Solver(api.CompiledPolicy):
     def workspace(values: dict) -> dict:
         return workspace(table_bits_for(schedule_size(values) if values.get("memo")
                                         else largest_search(values)))
-
-    @staticmethod
-    def check(values: dict) -> None:
-        api.require(values, "budget", 1)
-        api.require(values, "restarts", 0)
-        api.require(values, "luby", 0, 1)
-        api.require(values, "memo", 0, 1)
-        api.require(values, "exact", 0, 1)
 
     @staticmethod
     def choose(view, params, memory, rng):

@@ -69,7 +69,8 @@ def test_parameters_are_declared_typed_and_checked(tmp_path):
     longer = run_compiled(game, resolve_policy(f"{path}:StopAfter[limit=9,unused=2]"), 0, 0, 5)
     assert (short[:, 3] <= 5).all() and (longer[:, 3] > 5).any()
     assert resolve_policy(f"{path}:StopAfter[limit=1e3]").compiled.values["limit"] == 1000
-    for bad, says in [("limit=2.5", "must be an integer"), ("limit=x", "must be a number"),
+    for bad, says in [("limit=2.5", "limit is an int, not '2.5'"),
+                      ("unused=x", "unused is a number, not 'x'"),
                       ("speed=3", "unknown parameter 'speed' (known: limit, unused)"),
                       ("limit", "is not name=value"),
                       ("limit=0", "StopAfter[limit=0]': limit must be at least 1, not 0")]:
@@ -195,7 +196,7 @@ def test_a_badly_declared_plugin_is_refused(tmp_path):
             def choose(view, params, memory, rng):
                 return api.NO_MOVE
         """)
-    with pytest.raises(PolicyError, match="parameters must be a dict of name -> number"):
+    with pytest.raises(PolicyError, match="'style': declare it with api.integer, api.number"):
         resolve_policy(f"{path}:Words")
 
 

@@ -19,7 +19,7 @@ EXAMPLES = Path(__file__).parents[2] / "examples"
 EXAMPLE_PLUGINS = [f"{EXAMPLES / 'greedy_cells.py'}:GreedyCells",
                    f"{EXAMPLES / 'blind_digger.py'}:BlindDigger"]
 # rollout with blind-digger playouts draws its samples from what the player remembers
-REMEMBERING_ROLLOUT = ["rollout[base=3,samples=2]"]
+REMEMBERING_ROLLOUT = ["rollout[base=blind-digger,samples=2]"]
 
 
 @pytest.mark.parametrize("policy", sorted(BUILTINS) + EXAMPLE_PLUGINS + REMEMBERING_ROLLOUT,

@@ -55,7 +55,7 @@ from simstats.simulate import run_compiled, start_policy
 # planner's search once every card is seen set to solver's defaults (planner's own is bigger),
 # but for memo: with memo=1 a deal's searches keep marks in a table that planner's searches on
 # samples also use (and size otherwise), so the two play alike only with memo=0
-SOLVERS_SEARCH = ",".join(f"{name}={SOLVER_DEFAULTS[name]:g}"
+SOLVERS_SEARCH = ",".join(f"{name}={SOLVER_DEFAULTS[name].default_value:g}"
                           for name in ("budget", "restarts", "luby", "exact")) + ",memo=0"
 SOLVER_ALONE = "solver[memo=0]"
 
