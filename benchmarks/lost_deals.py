@@ -24,7 +24,6 @@ from simstats.games import get_game
 from simstats.notebook import play_deal
 from simstats.policies import resolve_policy
 from simstats.search import (
-    INFO_BUFFER,
     NODES,
     RESULT_NAMES,
     search_buffers,
@@ -63,7 +62,7 @@ def main() -> None:
     solver_seconds = time.perf_counter() - started
     lost = [deal for deal in range(args.deals) if not rows[deal, WON_AT]]
     work = search_buffers(table_bits=table_bits_for(budget), deep=True)
-    info = work[INFO_BUFFER]
+    info = work.info
     table, counts = [], {}
     for deal in lost:
         position, play = first_search_position(game, deal)

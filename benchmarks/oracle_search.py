@@ -22,7 +22,6 @@ from simstats.engine.state import new_state
 from simstats.games import get_game
 from simstats.registry import is_oracle
 from simstats.search import (
-    INFO_BUFFER,
     NODES,
     RESULT_NAMES,
     search_buffers,
@@ -73,8 +72,8 @@ def main() -> None:
             lay_out(state, game.array, np.asarray(deck, dtype=np.int16))
             verdict = RESULT_NAMES[solve_position(state, game.array, budget, work)]
             decided[verdict].append(deal)
-            nodes += int(work[INFO_BUFFER][NODES])
-            print(f"{budget:,} deal {deal}: {verdict}, {int(work[INFO_BUFFER][NODES]):,} "
+            nodes += int(work.info[NODES])
+            print(f"{budget:,} deal {deal}: {verdict}, {int(work.info[NODES]):,} "
                   "positions", flush=True)
         seconds = time.perf_counter() - started
         rows.append(f"| {budget:,} | {len(deals)} | {len(decided['won'])} | "

@@ -70,11 +70,13 @@ for game_id in games:
                 else:
                     verdict = S.solve_position(start, game.array, budget, work)
                 row_seconds = time.perf_counter() - row_began
-                info = work[S.INFO_BUFFER]
+                named = hasattr(work, "info")  # SearchWork since issue 46; a tuple before
+                info = work.info if named else work[S.INFO_BUFFER]
                 searched = int(info[S.NODES])
                 nodes += searched
-                line = (work[S.LINE_BUFFER][: info[S.LINE_LENGTH]] if verdict == WON
-                        else work[S.BEST_BUFFER][: info[S.BEST_LENGTH]])
+                line = ((work.line if named else work[S.LINE_BUFFER])[: info[S.LINE_LENGTH]]
+                        if verdict == WON else
+                        (work.best if named else work[S.BEST_BUFFER])[: info[S.BEST_LENGTH]])
                 rows.append([int(verdict), searched, [int(m) for m in line], row_seconds])
             seconds = time.perf_counter() - began
             if best is None or seconds < best[0]:

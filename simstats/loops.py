@@ -6,6 +6,8 @@ and what it imports), never Python-side playing, traces or reports (simulate.py)
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 from .deals import shuffled_deck, start_stream
 from .engine.moves import apply_move, foundation_cards, is_legal, lay_out, status
 from .engine.observe import observe
@@ -39,6 +41,12 @@ from .search import (
 # The end code of a deal whose policy chose an illegal move (the caller names the deal).
 ILLEGAL_CHOICE = -2
 
+# What a batch of deals is played with, made once for a policy (simulate.compiled_player): the
+# state, the player's view of it, the deck, the deck's and the policy's random streams, and
+# the policy's memory record, as bytes too, with the bytes that clear it before each deal.
+PlayWork = namedtuple("PlayWork", ("state", "player_view", "deck", "deck_stream", "stream",
+                                   "memory", "memory_bytes", "reset"))
+
 
 @jit_inline
 def choose_once(choose, view, params, memory, stream):
@@ -52,7 +60,7 @@ def observe_or_end(state, rules, view):
     """The end code if the game is over; else ONGOING, with the view showing the position."""
     end = status(state, rules)
     if end == ONGOING:
-        observe(state, rules, view[0])
+        observe(state, rules, view.obs)
         forget_legal_moves(view)
     return end
 
@@ -109,7 +117,10 @@ def record_outcome(state, reshuffles, end, row):
 def play_deals_with(choose, rules, params, oracle_budget, salt, seed, first_deal, count, out,
                     work):
     """Play deals first_deal.. with a compiled policy; one row of OUTCOME_COLUMNS each."""
-    state, view, deck, deck_stream, stream, memory, memory_bytes, reset = work
+    w = work
+    state, view, deck = w.state, w.player_view, w.deck
+    deck_stream, stream = w.deck_stream, w.stream
+    memory, memory_bytes, reset = w.memory, w.memory_bytes, w.reset
     p, m = params[0], memory[0]
     for i in range(count):
         reshuffles = start_deal(rules, seed, first_deal + i, salt, state, deck, deck_stream,
@@ -123,7 +134,10 @@ def play_oracle_deals_with(choose, rules, params, oracle_budget, salt, seed, fir
                            out, work):
     """The oracle's deals: the fair solver's play first (`choose`); if it does not win, a search
     that reads the state (play_oracle) with the solver's own search memory."""
-    state, view, deck, deck_stream, stream, memory, memory_bytes, reset = work
+    w = work
+    state, view, deck = w.state, w.player_view, w.deck
+    deck_stream, stream = w.deck_stream, w.stream
+    memory, memory_bytes, reset = w.memory, w.memory_bytes, w.reset
     p, m = params[0], memory[0]
     for i in range(count):
         reshuffles = start_deal(rules, seed, first_deal + i, salt, state, deck, deck_stream,

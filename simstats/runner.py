@@ -66,14 +66,11 @@ def play_chunk(chunk: Chunk, seed: int,
         return rows, time.perf_counter() - started
     rows = np.empty((len(deals), len(OUTCOME_COLUMNS)), dtype=np.int32)
     policy = spec.make()
-    from .engine.state import END_NAMES
 
     started = time.perf_counter()
     for i, deal in enumerate(deals):
         deck, reshuffles = deal_deck(game.array, seed, deal)
-        o = play_deck(game, spec, deck, seed, deal, reshuffles, policy=policy).outcome
-        rows[i] = (o.reshuffles, o.won, o.foundation_cards, o.moves, o.deals, o.redeals,
-                   END_NAMES.index(o.end))
+        rows[i] = play_deck(game, spec, deck, seed, deal, reshuffles, policy=policy).outcome.row()
     return rows, time.perf_counter() - started
 
 

@@ -33,12 +33,11 @@ from .engine.state import (
     new_state,
 )
 from .games import Game
-from .loops import ILLEGAL_CHOICE
+from .loops import ILLEGAL_CHOICE, PlayWork
 from .policies import CompiledPlayer, PolicyCompileError, PolicyError, PolicySpec
 from .policies.api import new_view
 from .policies.compiled import compile_reason, loop_module
 from .search import (
-    INFO_BUFFER,
     played_line,
     solve_position,
     table_bits_for,
@@ -59,6 +58,11 @@ class Outcome:
     def result(self) -> dict:
         """The `result` object of a trace (docs/rules.md section 10)."""
         return {name: getattr(self, name) for name in OUTCOME_COLUMNS if name != "reshuffles"}
+
+    def row(self) -> list[int]:
+        """The outcome row the compiled loop writes for this game (OUTCOME_COLUMNS), by name."""
+        return [END_NAMES.index(self.end) if name == "end" else int(getattr(self, name))
+                for name in OUTCOME_COLUMNS]
 
 
 @dataclass
@@ -222,7 +226,7 @@ def solve_deal(game: Game, deck, budget: int, seed: int = 0, deal: int | None = 
         play.moves.append((move_text(int(move)), card_text(int(card)) if card >= 0 else None))
     end = status(state, rules)
     play.outcome = _outcome(state, RESIGNED if end == ONGOING else end)
-    return Solution(RESULT_NAMES[verdict], play, int(work[INFO_BUFFER][NODES]))
+    return Solution(RESULT_NAMES[verdict], play, int(work.info[NODES]))
 
 
 def run_compiled(game: Game, spec: PolicySpec, seed: int, first_deal: int, count: int,
@@ -239,9 +243,10 @@ def compiled_player(game: Game, spec: PolicySpec, seed: int, on_compile=None):
     loop = compiled_loop(spec, on_compile)
     memory, memory_bytes, reset = code.new_memory()
     obs = blank_observation()
-    work = (new_state(), new_view(obs, game.array), np.empty(DECK_SIZE, dtype=np.int16),
-            np.zeros(1, dtype=np.uint64), np.zeros(1, dtype=np.uint64), memory, memory_bytes,
-            reset)
+    work = PlayWork(state=new_state(), player_view=new_view(obs, game.array),
+                    deck=np.empty(DECK_SIZE, dtype=np.int16),
+                    deck_stream=np.zeros(1, dtype=np.uint64), stream=np.zeros(1, dtype=np.uint64),
+                    memory=memory, memory_bytes=memory_bytes, reset=reset)
     args = (game.array, code.params(), code.oracle_budget(), policy_salt(spec.name), seed)
     try:
         loop.play_deals(*args, 0, 0, np.empty((0, len(OUTCOME_COLUMNS)), dtype=np.int32),

@@ -11,10 +11,7 @@ from simstats.engine.notation import move_text
 from simstats.engine.state import new_state
 from simstats.games import get_game
 from simstats.search import (
-    BEST_BUFFER,
     BEST_LENGTH,
-    INFO_BUFFER,
-    LINE_BUFFER,
     LINE_LENGTH,
     MEMO,
     ORDER_SEED,
@@ -37,10 +34,10 @@ def laid_out(game, deck) -> np.ndarray:
 
 
 def line_of(work, result) -> list[int]:
-    info = work[INFO_BUFFER]
+    info = work.info
     if result == SEARCH_WON:
-        return [int(m) for m in work[LINE_BUFFER][: info[LINE_LENGTH]]]
-    return [int(m) for m in work[BEST_BUFFER][: info[BEST_LENGTH]]]
+        return [int(m) for m in work.line[: info[LINE_LENGTH]]]
+    return [int(m) for m in work.best[: info[BEST_LENGTH]]]
 
 
 def replay(state, line, rules=TOURNAMENT.array) -> np.ndarray:
@@ -58,7 +55,7 @@ def memo_schedule(start, rules, work, unit, eager, searches=255, luby_budgets=Tr
     prove dead (info[MEMO]: `memo`, or a stamp of their own), as the `solver` policy's schedule
     with memo=1, then, if `last` and none decided, one of `last` positions that still skips
     what they marked: the verdict of the first search that decides, and the searches made."""
-    info = work[INFO_BUFFER]
+    info = work.info
     start_schedule(info, memo or new_memo(info))
     try:
         for attempt in range(searches):

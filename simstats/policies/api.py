@@ -20,6 +20,7 @@ on ``board(...)`` copies. Helper functions a policy calls are decorated with ``a
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -68,17 +69,22 @@ _LEGAL_COUNT = S.MAX_LEGAL_MOVES
 _UNKNOWN = -1
 
 
-def new_view(obs: np.ndarray, rules: np.ndarray) -> tuple:
-    """A view of observation array `obs`: (observation, rules, legal moves buffer)."""
+# What a policy is handed: the observation array, the game's rules and room for the legal
+# moves, read only through the functions below (a policy never indexes it).
+View = namedtuple("View", ("obs", "rules", "legal"))
+
+
+def new_view(obs: np.ndarray, rules: np.ndarray) -> View:
+    """A view of observation array `obs`, its legal moves not listed yet."""
     legal = np.empty(S.MAX_LEGAL_MOVES + 1, dtype=np.int64)
     legal[_LEGAL_COUNT] = _UNKNOWN
-    return obs, rules, legal
+    return View(obs, rules, legal)
 
 
 @jit_inline
 def forget_legal_moves(view):
     """The observation changed: the legal moves are computed again when asked for."""
-    view[2][_LEGAL_COUNT] = _UNKNOWN
+    view.legal[_LEGAL_COUNT] = _UNKNOWN
 
 
 # --- engine-level access, for policies that simulate positions (the built-ins) -----------
@@ -86,13 +92,13 @@ def forget_legal_moves(view):
 @jit_inline
 def observation_array(view):
     """The observation as the engine's flat array (layout: simstats/engine/state.py)."""
-    return view[0]
+    return view.obs
 
 
 @jit_inline
 def rules_array(view):
     """The game's rules as the engine's array (simstats/engine/rules.py)."""
-    return view[1]
+    return view.rules
 
 
 # --- cards ---------------------------------------------------------------------------------
@@ -127,86 +133,86 @@ def card_of(rank, suit):
 def foundation_size(view, f):
     """Cards on foundation F0..F7 (F0..F3 up from the ace; F4..F7 down from the king in the
     games that have them, else up from the ace too)."""
-    return view[0][S.FOUNDATIONS + f]
+    return view.obs[S.FOUNDATIONS + f]
 
 
 @jit_inline
 def foundation_top(view, f):
     """The top card of foundation f, or NO_CARD when it is empty."""
-    return engine.foundation_top(view[0], view[1], f)
+    return engine.foundation_top(view.obs, view.rules, f)
 
 
 @jit_inline
 def fits_foundation(view, card, f):
     """Whether `card` is the next card foundation f takes."""
-    return engine.fits_foundation(view[0], view[1], card, f)
+    return engine.fits_foundation(view.obs, view.rules, card, f)
 
 
 @jit_inline
 def reserve_size(view, r):
     """Cards on reserve place R0..R7 (a cell holds at most one)."""
-    return view[0][S.LENGTHS + r]
+    return view.obs[S.LENGTHS + r]
 
 
 @jit_inline
 def reserve_card(view, r, k):
     """Card k (0 = bottom) of reserve place r."""
-    return view[0][r * S.CAPACITY + k]
+    return view.obs[r * S.CAPACITY + k]
 
 
 @jit_inline
 def reserve_top(view, r):
     """The top card of reserve place r, or NO_CARD when it is empty."""
-    n = view[0][S.LENGTHS + r]
-    return view[0][r * S.CAPACITY + n - 1] if n > 0 else NO_CARD
+    n = view.obs[S.LENGTHS + r]
+    return view.obs[r * S.CAPACITY + n - 1] if n > 0 else NO_CARD
 
 
 @jit_inline
 def reserve_is_cells(view):
     """Whether the reserve places are one-card cells that a column top may fill."""
-    return view[1][R.RESERVE_CELLS] != 0
+    return view.rules[R.RESERVE_CELLS] != 0
 
 
 @jit_inline
 def column_count(view):
     """Tableau columns T0..T(n-1) of this game."""
-    return view[1][R.N_COLUMNS]
+    return view.rules[R.N_COLUMNS]
 
 
 @jit_inline
 def column_size(view, c):
     """Cards in column c, hidden ones included."""
-    return view[0][S.LENGTHS + S.TABLEAU + c]
+    return view.obs[S.LENGTHS + S.TABLEAU + c]
 
 
 @jit_inline
 def column_card(view, c, k):
     """Card k (0 = bottom) of column c: a card, or HIDDEN_CARD where the player cannot see it."""
-    return view[0][(S.TABLEAU + c) * S.CAPACITY + k]
+    return view.obs[(S.TABLEAU + c) * S.CAPACITY + k]
 
 
 @jit_inline
 def column_top(view, c):
     """The top card of column c (always visible), or NO_CARD when it is empty."""
-    n = view[0][S.LENGTHS + S.TABLEAU + c]
-    return view[0][(S.TABLEAU + c) * S.CAPACITY + n - 1] if n > 0 else NO_CARD
+    n = view.obs[S.LENGTHS + S.TABLEAU + c]
+    return view.obs[(S.TABLEAU + c) * S.CAPACITY + n - 1] if n > 0 else NO_CARD
 
 
 @jit_inline
 def stock_size(view):
     """Cards left in the stock (their order is never shown)."""
-    return view[0][S.LENGTHS + S.STOCK]
+    return view.obs[S.LENGTHS + S.STOCK]
 
 
 @jit_inline
 def redeals_left(view):
-    return view[1][R.MAX_REDEALS] - view[0][S.REDEALS]
+    return view.rules[R.MAX_REDEALS] - view.obs[S.REDEALS]
 
 
 @jit_inline
 def moves_made(view):
     """Moves made so far in this game."""
-    return view[0][S.MOVES]
+    return view.obs[S.MOVES]
 
 
 # --- moves ---------------------------------------------------------------------------------
@@ -214,9 +220,9 @@ def moves_made(view):
 @jit_inline
 def legal_count(view):
     """How many legal moves there are (computed on first use at each position)."""
-    legal = view[2]
+    legal = view.legal
     if legal[_LEGAL_COUNT] == _UNKNOWN:
-        legal[_LEGAL_COUNT] = engine.legal_moves(view[0], view[1], legal)
+        legal[_LEGAL_COUNT] = engine.legal_moves(view.obs, view.rules, legal)
     return legal[_LEGAL_COUNT]
 
 
@@ -224,12 +230,12 @@ def legal_count(view):
 def legal_move(view, i):
     """Legal move i, 0 <= i < legal_count(view), in the order of the rules' move list."""
     legal_count(view)
-    return view[2][i]
+    return view.legal[i]
 
 
 @jit_inline
 def is_legal(view, move):
-    return engine.is_legal(view[0], view[1], move)
+    return engine.is_legal(view.obs, view.rules, move)
 
 
 @jit_inline
@@ -301,9 +307,9 @@ def move_card(view, move):
         return NO_CARD
     src = move // S.N_PLACES
     if src >= S.FOUNDATION_PLACE:
-        return engine.foundation_top(view[0], view[1], src - S.FOUNDATION_PLACE)
-    n = view[0][S.LENGTHS + src]
-    return view[0][src * S.CAPACITY + n - 1]
+        return engine.foundation_top(view.obs, view.rules, src - S.FOUNDATION_PLACE)
+    n = view.obs[S.LENGTHS + src]
+    return view.obs[src * S.CAPACITY + n - 1]
 
 
 # --- remembering and imagining ------------------------------------------------------------
@@ -317,14 +323,14 @@ def recall(view, recollection):
     Call it first in ``choose`` and end ``choose`` with ``return remember(recollection, view,
     move)``: the memory follows the deal by replaying the policy's own moves. Its legal moves
     are the view's."""
-    _recall(view[0], view[1], recollection)
-    return recollection[0], view[1], view[2]
+    _recall(view.obs, view.rules, recollection)
+    return View(recollection[0], view.rules, view.legal)
 
 
 @jit_inline
 def remember(recollection, view, move):
     """Note the move about to be made from `view`, for the next ``recall``; returns `move`."""
-    _remember_move(recollection, view[0], move)
+    _remember_move(recollection, view.obs, move)
     return move
 
 
@@ -333,18 +339,18 @@ def board(view, boards, k):
     """Board k of a ``boards(n)`` workspace field set to the position of `view` (the view, a
     recollection or another board): a view to try moves on with ``play``."""
     row = boards[k]
-    engine.copy_position(view[0], row[: S.SIZE])
+    engine.copy_position(view.obs, row[: S.SIZE])
     legal = row[S.SIZE :]
     legal[_LEGAL_COUNT] = _UNKNOWN
-    return row[: S.SIZE], view[1], legal
+    return View(row[: S.SIZE], view.rules, legal)
 
 
 @jit_inline
 def play(board, move):
     """Make legal move `move` on a board (never on the view itself, which only the game
     changes). Cards a move brings from the stock are HIDDEN_CARD unless remembered."""
-    engine.apply_move(board[0], board[1], move)
-    board[2][_LEGAL_COUNT] = _UNKNOWN
+    engine.apply_move(board.obs, board.rules, move)
+    board.legal[_LEGAL_COUNT] = _UNKNOWN
 
 
 @jit_inline
@@ -352,7 +358,7 @@ def cards_home(view):
     """Cards on the foundations."""
     total = 0
     for f in range(8):
-        total += view[0][S.FOUNDATIONS + f]
+        total += view.obs[S.FOUNDATIONS + f]
     return total
 
 

@@ -307,7 +307,7 @@ def compiled_choice(player, obs) -> int:
     made by the very choose its compiled loop calls."""
     spec_name, code = player.name, player.code
     loop = loop_module(spec_name, code)
-    view = (obs._array, obs._rules, player._legal)
+    view = api.View(obs._array, obs._rules, player._legal)
     args = (view, player._params, player._memory, player._stream)
     if not loop.choose.signatures:
         try:

@@ -83,8 +83,6 @@ from ..engine.state import (
 )
 from ..jit import jit, jit_inline, plain_array, record_as, unliteral
 from ..search import (
-    INFO_BUFFER,
-    LINE_BUFFER,
     LINE_LENGTH,
     SEARCH_WON,
     search_work,
@@ -256,14 +254,14 @@ def propose(known, rules, params, moves_made, work, plans, sample, walk, unseen,
     """Solve `proposals` samples; the distinct plans of their winning lines go into plans[1:]
     (plans[0] is lookahead's), each with how many samples found it. Returns the plans' count."""
     count = 1
-    info = work[INFO_BUFFER]
+    info = work.info
     for _ in range(int(params.proposals)):
         sample_position(known, rules, rng, unseen, sample)
         if solve(sample, rules, int(params.effort), MOVE_LIMIT - moves_made, unliteral(True),
                  work) != SEARCH_WON:
             continue
         row = plans[count]
-        row[PLAN_MOVES] = fair_prefix(known, rules, walk, work[LINE_BUFFER], info[LINE_LENGTH],
+        row[PLAN_MOVES] = fair_prefix(known, rules, walk, work.line, info[LINE_LENGTH],
                                       row)
         row[FOUND] = 1
         for other in range(count):

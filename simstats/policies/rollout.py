@@ -160,8 +160,8 @@ def blind_digger_move(view, known, rules, legal):
     """blind-digger's move from observation `view`, `known` being what the player remembers;
     `legal` is room for the legal moves of api's views."""
     legal[MAX_LEGAL_MOVES] = -1  # not yet listed for this view
-    return blind_digger.decide((view, rules, legal), (known, rules, legal), DIGGER_KEEP,
-                               DIGGER_SLIDE, DIGGER_RECALL)
+    return blind_digger.decide(api.View(view, rules, legal), api.View(known, rules, legal),
+                               DIGGER_KEEP, DIGGER_SLIDE, DIGGER_RECALL)
 
 
 @jit_inline

@@ -38,10 +38,7 @@ from ..engine.observe import recall, remember_move
 from ..engine.state import CAPACITY, LENGTHS, MOVE_LIMIT, MOVES, NO_MOVE, REDEALS, STOCK
 from ..jit import jit, jit_inline, plain_array
 from ..search import (
-    BEST_BUFFER,
     BEST_LENGTH,
-    INFO_BUFFER,
-    LINE_BUFFER,
     LINE_LENGTH,
     MAX_LINE,
     MEMO,
@@ -177,7 +174,7 @@ def decide(obs, known, rules, params, positions, moves, cursors, seen, work, pla
         return move
     if knows_everything(known) and plan[PLAN_SEARCHED] != obs[REDEALS] + 1:
         plan[PLAN_SEARCHED] = obs[REDEALS] + 1
-        info = work[INFO_BUFFER]
+        info = work.info
         if params.memo != 0 and not 0 < plan[PLAN_MEMO] <= info[STAMP]:
             plan[PLAN_MEMO] = new_memo(info)  # this deal's (a table wiped by solve: anew)
         start_schedule(info, plan[PLAN_MEMO] if params.memo != 0 else 0)
@@ -198,9 +195,9 @@ def decide(obs, known, rules, params, positions, moves, cursors, seen, work, pla
         info[ORDER_SEED] = 0
         info[MEMO] = 0
         if result == SEARCH_WON:
-            follow(plan, obs[MOVES], work[LINE_BUFFER], info[LINE_LENGTH])
+            follow(plan, obs[MOVES], work.line, info[LINE_LENGTH])
         elif result == SEARCH_LOST:  # play on for the most cards home
-            follow(plan, obs[MOVES], work[BEST_BUFFER], info[BEST_LENGTH])
+            follow(plan, obs[MOVES], work.best, info[BEST_LENGTH])
         if plan[PLAN_LENGTH] > 0:
             return plan[PLAN_LINE]
     return lookahead.decide(known, rules, params, positions, moves, cursors, seen)

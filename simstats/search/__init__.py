@@ -82,12 +82,9 @@ what the rest of simstats uses; tests of one step import it from its module.
 from .dfs import solve
 from .fingerprint import pile_hash
 from .memory import (
-    BEST_BUFFER,
     BEST_CARDS,
     BEST_LENGTH,
     DEEP,
-    INFO_BUFFER,
-    LINE_BUFFER,
     LINE_LENGTH,
     MAX_LINE,
     MAX_TABLE_BITS,
@@ -103,6 +100,7 @@ from .memory import (
     SEARCH_WON,
     STAMP,
     TABLE_BITS,
+    SearchWork,
     search_arrays,
     search_buffers,
     search_work,
@@ -111,11 +109,9 @@ from .memory import (
 from .schedule import luby, new_memo, played_line, solve_position, start_schedule
 
 __all__ = [
-    "BEST_BUFFER", "BEST_CARDS", "BEST_LENGTH", "DEEP", "INFO_BUFFER", "LINE_BUFFER",
-    "LINE_LENGTH", "MAX_LINE", "MAX_TABLE_BITS", "MEMO", "MIN_TABLE_BITS", "N_INFO", "NODES",
-    "ORDER_SEED", "RESULT_NAMES", "SEARCH_LOST", "SEARCH_UNDECIDED", "SEARCH_VERSION",
-    "SEARCH_WON", "STAMP", "TABLE_BITS", "luby", "new_memo", "pile_hash", "played_line",
-    "search_arrays",
-    "search_buffers", "search_work", "solve", "solve_position", "start_schedule",
-    "table_bits_for",
+    "BEST_CARDS", "BEST_LENGTH", "DEEP", "LINE_LENGTH", "MAX_LINE", "MAX_TABLE_BITS", "MEMO",
+    "MIN_TABLE_BITS", "NODES", "N_INFO", "ORDER_SEED", "RESULT_NAMES", "SEARCH_LOST",
+    "SEARCH_UNDECIDED", "SEARCH_VERSION", "SEARCH_WON", "STAMP", "TABLE_BITS", "luby",
+    "new_memo", "pile_hash", "played_line", "search_arrays", "search_buffers", "search_work",
+    "solve", "solve_position", "start_schedule", "table_bits_for", "SearchWork",
 ]

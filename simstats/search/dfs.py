@@ -57,7 +57,10 @@ def solve(start, rules, budget, moves_left, eager, work):
     within the guard (a line cut at the move guard proves nothing: the position it reached may
     have been met first by a longer line). Measured: Kingsdown Eights' depth-first lines wander
     past 1,200 levels, where a search stopped at the guard can prove nothing."""
-    pos, moves, keys, cursors, line_at, line, undo, best, table, scratch, info, parts, prefix = work
+    w = work
+    pos, moves, keys, cursors, line_at = w.position, w.moves, w.keys, w.cursors, w.line_at
+    line, undo, best, table, scratch = w.line, w.undo, w.best, w.table, w.scratch
+    info, parts, prefix = w.info, w.pile_parts, w.prefix
     deep = info[DEEP] != 0
     info[STAMP] += 1
     if info[STAMP] >= 2**31 - 1:  # stamps fill 31 bits: start again with a clean table

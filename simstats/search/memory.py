@@ -5,6 +5,8 @@ search takes. Also the search's result codes and SEARCH_VERSION.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from ..engine.state import CAPACITY, MAX_LEGAL_MOVES, MOVE_LIMIT, N_PILES, SIZE, STOCK
@@ -49,10 +51,6 @@ DEEP = 7  # 1: search past the move guard, as deep as the buffers go (solve)
 MEMO = 8
 N_INFO = 9
 
-# Where the search's results are in its working memory (search_buffers).
-LINE_BUFFER = 5
-BEST_BUFFER = 7
-INFO_BUFFER = 10
 
 
 @jit_inline
@@ -68,55 +66,68 @@ def table_bits_for(budget):
     return bits
 
 
+# A searcher's working memory, the `work` the search takes: its arrays by name (search_arrays
+# gives each one's type and size; a policy holds them in its workspace as search_<name>).
+SearchWork = namedtuple("SearchWork", (
+    "position",  # the position searched, moves made in place
+    "moves",  # candidate moves per level
+    "keys",  # per candidate: the fingerprint it leads to if a quiet move or play home, else 0
+    "cursors",  # candidates, next candidate, 1 while every line below was searched (MEMO)
+    "line_at",  # where each level's moves start in `line`
+    "line",  # the line being searched; the winning line once won (info[LINE_LENGTH] moves)
+    "undo",  # undo_token of each move of the line
+    "best",  # the line with the most cards home (info[BEST_LENGTH] moves)
+    "table",  # per entry a fingerprint, and the search (STAMP) that met it << 16 | the level
+    "scratch",  # legal moves, candidates' ranks
+    "info",  # the slots above: NODES, LINE_LENGTH, ...
+    "pile_parts",  # each level's pile_part of each pile, then their sum and home_key
+    "prefix",  # hash states after each card of a pile; the stock's after r redeals: STOCK + r
+))
+
+
 def search_arrays(small: bool = False, table_bits: int = TABLE_BITS,
                   deep: bool = False) -> list[tuple]:
     """(name, dtype, shape) of each array of a searcher's working memory (about 5 MB, `deep`
-    about 33 MB, + 16 bytes per table entry), in the order of the `work` tuple the search takes.
+    about 33 MB, + 16 bytes per table entry), named search_<field of SearchWork>.
     `small`: arrays of the same types holding nothing, for callers that never search. The table
     holds 2**table_bits fingerprints. `deep`: room for deep searches (DEEP_LEVELS, DEEP_LINE),
     which solve_position's last search is."""
     levels, line = (DEEP_LEVELS + 1, DEEP_LINE + 1) if deep else (MAX_LEVELS + 1, MAX_LINE + 1)
     levels, line, table = (1, 1, 1) if small else (levels, line, 1 << table_bits)
-    return [
-        ("search_position", np.int16, (SIZE,)),  # the position searched, moves made in place
-        ("search_moves", np.int64, (levels, MAX_CANDIDATES)),  # candidate moves per level
-        # per candidate: the fingerprint it leads to if it is a quiet_move or a quiet play
-        # home (expand), else 0
-        ("search_keys", np.int64, (levels, MAX_CANDIDATES)),
-        # candidates, next candidate, 1 while every line below was searched to its end (MEMO)
-        ("search_cursors", np.int64, (levels, 3)),
-        ("search_line_at", np.int64, (levels + 1,)),  # where each level's moves start in `line`
-        ("search_line", np.int64, (line,)),  # the line being searched
-        ("search_undo", np.int64, (line,)),  # undo_token of each move of the line
-        ("search_best", np.int64, (line,)),  # the line with the most cards home
-        # the table: per entry a fingerprint, and the search (STAMP) that met it << 16 | the level
-        ("search_table", np.int64, (table, 2)),
-        ("search_scratch", np.int64, (2 * MAX_LEGAL_MOVES,)),  # legal moves, candidates' ranks
-        ("search_info", np.int64, (N_INFO,)),
-        # each level's pile_part of each pile, then their sum and home_key (fingerprint)
-        ("search_pile_parts", np.int64, (levels, N_PILES + 2)),
-        # hash states after each card of a pile, bottom first (hash_pile_from); the stock's
-        # after r redeals in row STOCK + r (hash_stock_cards)
-        ("search_prefix", np.int64, (STOCK + STOCK_EPOCHS, CAPACITY)),
-    ]
+    sizes = {
+        "position": (np.int16, (SIZE,)),
+        "moves": (np.int64, (levels, MAX_CANDIDATES)),
+        "keys": (np.int64, (levels, MAX_CANDIDATES)),
+        "cursors": (np.int64, (levels, 3)),
+        "line_at": (np.int64, (levels + 1,)),
+        "line": (np.int64, (line,)),
+        "undo": (np.int64, (line,)),
+        "best": (np.int64, (line,)),
+        "table": (np.int64, (table, 2)),
+        "scratch": (np.int64, (2 * MAX_LEGAL_MOVES,)),
+        "info": (np.int64, (N_INFO,)),
+        "pile_parts": (np.int64, (levels, N_PILES + 2)),
+        "prefix": (np.int64, (STOCK + STOCK_EPOCHS, CAPACITY)),
+    }
+    return [(f"search_{name}", *sizes[name]) for name in SearchWork._fields]
 
 
 def search_buffers(small: bool = False, table_bits: int = TABLE_BITS,
-                   deep: bool = False) -> tuple:
-    """A searcher's working memory as the `work` tuple (search_arrays); never allocated by
-    compiled code."""
-    return tuple(np.zeros(shape, dtype=dtype) for _, dtype, shape in
-                 search_arrays(small, table_bits, deep))
+                   deep: bool = False) -> SearchWork:
+    """A searcher's working memory (search_arrays); never allocated by compiled code."""
+    return SearchWork(*(np.zeros(shape, dtype=dtype) for _, dtype, shape in
+                        search_arrays(small, table_bits, deep)))
 
 
 @jit_inline
 def search_work(record):
-    """The `work` tuple of a searcher whose arrays are fields of a record (search_arrays), as
+    """The SearchWork of a searcher whose arrays are fields of a record (search_arrays), as
     plain arrays: the search compiles once for records of every size and for search_buffers."""
     r = record
-    return (plain_array(r.search_position), plain_array(r.search_moves),
-            plain_array(r.search_keys), plain_array(r.search_cursors),
-            plain_array(r.search_line_at), plain_array(r.search_line), plain_array(r.search_undo),
-            plain_array(r.search_best), plain_array(r.search_table),
-            plain_array(r.search_scratch), plain_array(r.search_info),
-            plain_array(r.search_pile_parts), plain_array(r.search_prefix))
+    return SearchWork(plain_array(r.search_position), plain_array(r.search_moves),
+                      plain_array(r.search_keys), plain_array(r.search_cursors),
+                      plain_array(r.search_line_at), plain_array(r.search_line),
+                      plain_array(r.search_undo), plain_array(r.search_best),
+                      plain_array(r.search_table), plain_array(r.search_scratch),
+                      plain_array(r.search_info), plain_array(r.search_pile_parts),
+                      plain_array(r.search_prefix))

@@ -9,12 +9,9 @@ from ..engine.state import MOVE_LIMIT, MOVES
 from ..jit import jit, jit_inline, unliteral
 from .dfs import solve
 from .memory import (
-    BEST_BUFFER,
     BEST_CARDS,
     BEST_LENGTH,
     DEEP,
-    INFO_BUFFER,
-    LINE_BUFFER,
     LINE_LENGTH,
     MEMO,
     NODES,
@@ -75,7 +72,7 @@ def solve_position(start, rules, budget, work):
     stopped at the move guard could decide, and a deep one proves each lost within 12 million
     positions. The line to play is work's `line` if SEARCH_WON, else `best` (of the last
     search). info[NODES] is the positions searched in all."""
-    info = work[INFO_BUFFER]
+    info = work.info
     moves_left = MOVE_LIMIT - start[MOVES]
     unit = max(1, budget // 2000)
     searched = 0
@@ -110,7 +107,7 @@ def solve_position(start, rules, budget, work):
 def played_line(verdict, work):
     """The line the oracle plays after solve_position's verdict: the winning line, else the one
     with the most cards home, as (moves, length)."""
-    info = work[INFO_BUFFER]
+    info = work.info
     if verdict == SEARCH_WON:
-        return work[LINE_BUFFER], info[LINE_LENGTH]
-    return work[BEST_BUFFER], info[BEST_LENGTH]
+        return work.line, info[LINE_LENGTH]
+    return work.best, info[BEST_LENGTH]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from simstats.search import DEEP, INFO_BUFFER, search_buffers
+from simstats.search import DEEP, search_buffers
 
 
 @pytest.fixture(scope="module")
@@ -16,5 +16,5 @@ def work():
 def deep_work():
     """Room for deep searches, with info[DEEP] set: lines go on past the move guard."""
     work = search_buffers(deep=True)
-    work[INFO_BUFFER][DEEP] = 1
+    work.info[DEEP] = 1
     return work

@@ -18,7 +18,6 @@ from simstats.engine.state import WON_AT
 from simstats.games import get_game
 from simstats.policies import resolve_policy
 from simstats.search import (
-    INFO_BUFFER,
     NODES,
     ORDER_SEED,
     SEARCH_LOST,
@@ -37,7 +36,7 @@ def test_the_oracle_counts_every_search_against_its_budget():
     state = laid_out(game, deal_deck(game.array, 0, 400)[0])
     work = search_buffers()
     assert solve_position(state, game.array, 40_000, work) == SEARCH_UNDECIDED
-    info = work[INFO_BUFFER]
+    info = work.info
     # restarts of 20 x luby(i) positions up to 30,000, then exact with the rest, each stopped
     # at its share
     assert info[NODES] == 40_000
@@ -68,9 +67,9 @@ def test_marks_decide_a_lost_position_that_no_single_search_of_the_schedule_can(
     assert solve(start, rules, 1_000_000, 2000, False, fresh) == SEARCH_LOST
     alone = set()
     for attempt in range(63):
-        fresh[INFO_BUFFER][ORDER_SEED] = attempt
+        fresh.info[ORDER_SEED] = attempt
         alone.add(solve(start, rules, 8, 2000, False, fresh))
-    fresh[INFO_BUFFER][ORDER_SEED] = 0
+    fresh.info[ORDER_SEED] = 0
     assert alone == {SEARCH_UNDECIDED}
     # sharing what they proved dead, a few such searches prove it lost (luby=0: 8 each)
     result, searches = memo_schedule(start, rules, search_buffers(), 8, False, 63,

@@ -26,7 +26,7 @@ from simstats.engine.state import (
     TABLEAU,
 )
 from simstats.games import get_game
-from simstats.search import INFO_BUFFER, SEARCH_LOST, SEARCH_WON, new_memo, search_buffers, solve
+from simstats.search import SEARCH_LOST, SEARCH_WON, new_memo, search_buffers, solve
 
 # --- the pruning (safe moves, transfer plays, first empty cell, fingerprints) against a plain
 # breadth-first search over every legal move, on small Tournament endgames
@@ -153,7 +153,7 @@ def test_marks_kept_for_the_next_position_agree_with_brute_force(work, game_id, 
     after = start.copy()
     apply_move(after, rules, data.draw(st.sampled_from(legal)))
     expected = winnable_by_brute_force(after, rules, cells=game_id == "tournament")
-    memo = new_memo(work[INFO_BUFFER])
+    memo = new_memo(work.info)
     memo_schedule(start, rules, work, 3, False, 63, memo=memo)  # marks from `start`
     result, _ = memo_schedule(after, rules, work, 3, False, 63, last=1_000_000, memo=memo)
     assert result == (SEARCH_WON if expected else SEARCH_LOST)

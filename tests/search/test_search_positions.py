@@ -36,7 +36,6 @@ from simstats.games import get_game
 from simstats.search import (
     BEST_LENGTH,
     DEEP,
-    INFO_BUFFER,
     NODES,
     SEARCH_LOST,
     SEARCH_UNDECIDED,
@@ -192,7 +191,7 @@ def test_the_move_guard_is_respected(work, deep_work):
     assert solve(start, TOURNAMENT.array, 1000, 2000 - 1998, False, work) != SEARCH_WON
     # a deep search finds the win past the guard: neither a win nor a proof of loss
     assert solve(start, TOURNAMENT.array, 1000, 2, False, deep_work) == SEARCH_UNDECIDED
-    assert deep_work[INFO_BUFFER][BEST_LENGTH] <= 2  # the line kept fits the moves left
+    assert deep_work.info[BEST_LENGTH] <= 2  # the line kept fits the moves left
 
 
 def test_a_deep_search_proves_what_a_search_stopped_at_the_guard_cannot():
@@ -204,8 +203,8 @@ def test_a_deep_search_proves_what_a_search_stopped_at_the_guard_cannot():
     start = laid_out(game, deal_deck(game.array, 0, 9309)[0])
     shallow, deep = search_buffers(table_bits=21), search_buffers(table_bits=21, deep=True)
     assert solve(start, game.array, 2_000_000, MOVE_LIMIT, False, shallow) == SEARCH_UNDECIDED
-    assert shallow[INFO_BUFFER][NODES] < 2_000_000  # stopped by the depth limit, not the budget
-    deep[INFO_BUFFER][DEEP] = 1
+    assert shallow.info[NODES] < 2_000_000  # stopped by the depth limit, not the budget
+    deep.info[DEEP] = 1
     assert solve(start, game.array, 2_000_000, MOVE_LIMIT, False, deep) == SEARCH_LOST
 
 
@@ -329,7 +328,9 @@ def test_every_fingerprint_read_ahead_is_the_one_its_step_reaches(game_id):
     game = get_game(game_id)
     rules = game.array
     work = search_buffers(table_bits=12)
-    pos, moves, keys, _, _, line, undo, _, table, scratch, info, parts, prefix = work
+    pos, moves, keys, line, undo = work.position, work.moves, work.keys, work.line, work.undo
+    table, scratch, info, parts, prefix = (work.table, work.scratch, work.info, work.pile_parts,
+                                           work.prefix)
     kinds = set()
     for deal in range(4):
         deck, _ = deal_deck(rules, 8, deal)
