@@ -15,7 +15,13 @@ from simstats import registry
 from simstats.deals import deal_deck
 from simstats.engine.state import OUTCOME_COLUMNS
 from simstats.games import GAMES, get_game
-from simstats.policies import BUILTINS, list_policies, resolve_policy
+from simstats.policies import (
+    BUILTINS,
+    PolicyError,
+    describe_policy,
+    list_policies,
+    resolve_policy,
+)
 from simstats.simulate import play_deck, run_compiled
 
 GUIDE = Path(__file__).parents[2] / "docs" / "adding-a-policy.md"
@@ -42,6 +48,10 @@ def test_it_is_listed_as_a_built_in_and_takes_its_parameter(home_first):
     assert listed[home_first] == ("foundation moves; else deal, else redeal; resigns after "
                                   "`patience` deals and redeals", "built-in")
     assert resolve_policy(f"{home_first}[patience=1]").compiled.values == {"patience": 1}
+    lines = [line.split() for line in describe_policy(home_first)]
+    assert ["patience", "int", "100", "at", "least", "0", "deals"] in [row[:7] for row in lines]
+    with pytest.raises(PolicyError, match="patience is an int, not '1.5'"):
+        resolve_policy(f"{home_first}[patience=1.5]")
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
