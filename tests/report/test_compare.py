@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from processes import run_into
 
-from simstats.cli import main
 from simstats.records import read_wins
 from simstats.stats import unpaired_difference_interval
 
@@ -21,10 +21,7 @@ PLUGIN = "examples/greedy_cells.py:GreedyCells"
 
 
 def make_run(folder, *args) -> None:
-    try:
-        main(["run", *args, "--out", str(folder), "--workers", "1", "-q"])
-    except SystemExit as done:
-        pytest.fail(f"the run exited with status {done.code}")
+    run_into(folder, "run", *args, "--workers", "1", "-q")
 
 
 @pytest.fixture(scope="module")

@@ -13,9 +13,7 @@ import time
 
 import pandas as pd
 import pytest
-from processes import default_ctrl_c
-
-from simstats.cli import main
+from processes import default_ctrl_c, run_into
 
 pytest.importorskip("distributed")
 psutil = pytest.importorskip("psutil")
@@ -32,12 +30,7 @@ WORKER_LINE = re.compile(r"Dask Worker[^\[]*\[(\d+)\] INFO chunk (\S+) \((\S+) d
 
 @pytest.fixture(scope="module")
 def dask_run(tmp_path_factory):
-    out = tmp_path_factory.mktemp("dask") / "r"
-    try:
-        main([*SMALL, "--backend", "dask", "--out", str(out)])
-    except SystemExit as done:
-        pytest.fail(f"the dask run exited with status {done.code}")
-    return out
+    return run_into(tmp_path_factory.mktemp("dask") / "r", *SMALL, "--backend", "dask")
 
 
 def test_dask_gives_the_same_table_as_local(cli, tmp_path, dask_run):
@@ -65,12 +58,8 @@ INTERRUPTED = ["run", "--games", "4000", "--game", "kingsdown-eights", "--policy
 
 @pytest.fixture(scope="module")
 def uninterrupted(tmp_path_factory) -> pd.DataFrame:
-    out = tmp_path_factory.mktemp("uninterrupted") / "r"
-    try:
-        main([*INTERRUPTED, "--out", str(out)])
-    except SystemExit as done:
-        pytest.fail(f"the uninterrupted run exited with status {done.code}")
-    return pd.read_parquet(out / "deals")
+    return pd.read_parquet(run_into(tmp_path_factory.mktemp("uninterrupted") / "r",
+                                    *INTERRUPTED) / "deals")
 
 
 def test_a_worker_killed_mid_run_loses_and_doubles_nothing(tmp_path, uninterrupted):

@@ -13,8 +13,8 @@ import time
 
 import pandas as pd
 import pytest
+from processes import run_into
 
-from simstats.cli import main
 from simstats.notebook import load_run, play_run
 from simstats.run_options import RunOptions, policies_and_counts, split_policy_count
 
@@ -26,11 +26,7 @@ RUN = ["run", "--games", "1200", "--game", "cicely", "--game", "napoleons-flank"
 
 
 def make_run(out, *extra) -> pd.DataFrame:
-    try:
-        main([*RUN, *extra, "--out", str(out)])
-    except SystemExit as done:
-        pytest.fail(f"the run exited with status {done.code}")
-    return pd.read_parquet(out / "deals")
+    return pd.read_parquet(run_into(out, *RUN, *extra) / "deals")
 
 
 @pytest.fixture(scope="module")

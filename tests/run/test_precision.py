@@ -15,8 +15,8 @@ import time
 import numpy as np
 import pandas as pd
 import pytest
+from processes import run_into
 
-from simstats.cli import main
 from simstats.precision import chunk_size_for_target, deals_needed, half_width
 from simstats.stats import wilson_interval
 
@@ -27,12 +27,7 @@ RUN = ["run", "--games", "5000", "--game", "cicely", "--game", "tournament", "--
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory):
-    out = tmp_path_factory.mktemp("precision") / "r"
-    try:
-        main([*RUN, "--workers", "2", "--out", str(out)])
-    except SystemExit as done:
-        pytest.fail(f"the run exited with status {done.code}")
-    return out
+    return run_into(tmp_path_factory.mktemp("precision") / "r", *RUN, "--workers", "2")
 
 
 @pytest.fixture(scope="module")

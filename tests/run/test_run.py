@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from processes import default_ctrl_c
+from processes import default_ctrl_c, run_into
 
-from simstats.cli import DealCount, main
+from simstats.cli import DealCount
 from simstats.report import us_per_deal
 from simstats.run_options import RunOptions, chunk_size_for, policy_parameters
 from simstats.search import SEARCH_VERSION
@@ -214,12 +214,8 @@ INTERRUPTED = ["run", "--games", "3000", "--game", "kingsdown-eights", "--policy
 
 @pytest.fixture(scope="module")
 def uninterrupted(tmp_path_factory) -> pd.DataFrame:
-    out = tmp_path_factory.mktemp("uninterrupted") / "r"
-    try:
-        main([*INTERRUPTED, "--out", str(out)])
-    except SystemExit as done:
-        pytest.fail(f"the uninterrupted run exited with status {done.code}")
-    return pd.read_parquet(out / "deals")
+    return pd.read_parquet(run_into(tmp_path_factory.mktemp("uninterrupted") / "r",
+                                    *INTERRUPTED) / "deals")
 
 
 def test_resume_after_kill_gives_the_identical_table(cli, tmp_path, uninterrupted):

@@ -14,8 +14,7 @@ import time
 
 import pandas as pd
 import pytest
-
-from simstats.cli import main
+from processes import run_into
 
 psutil = pytest.importorskip("psutil")
 
@@ -26,12 +25,7 @@ RUN = ["run", "--games", "4000", "--game", "kingsdown-eights", "--policy", "rand
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory):
     """The run never interrupted: its folder (copy it to change it)."""
-    out = tmp_path_factory.mktemp("uninterrupted") / "r"
-    try:
-        main([*RUN, "--out", str(out)])
-    except SystemExit as done:
-        pytest.fail(f"the uninterrupted run exited with status {done.code}")
-    return out
+    return run_into(tmp_path_factory.mktemp("uninterrupted") / "r", *RUN)
 
 
 @pytest.fixture(scope="module")

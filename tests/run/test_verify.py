@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
+from processes import run_into
 
-from simstats.cli import main
 from simstats.records import chunk_digest, read_wins
 from simstats.verify import Check, sample_checks
 
@@ -26,12 +26,7 @@ RUN = ["run", "--games", "1200", "--game", "cicely", "--game", "tournament",
 @pytest.fixture(scope="module")
 def made(tmp_path_factory) -> Path:
     """A finished run with its per-deal table and its report (copy it to change it)."""
-    out = tmp_path_factory.mktemp("verify") / "r"
-    try:
-        main([*RUN, "--out", str(out)])
-    except SystemExit as done:
-        pytest.fail(f"the run exited with status {done.code}")
-    return out
+    return run_into(tmp_path_factory.mktemp("verify") / "r", *RUN)
 
 
 @pytest.fixture
