@@ -90,8 +90,9 @@ class Target:
                     break
                 d, w, u = self._tally(chunk)
                 n, wins, unknown = n + d, wins + w, unknown + u
-                if half_width(wins, unknown, n) <= self.target or i == len(cell) - 1:
-                    by = "precision" if half_width(wins, unknown, n) <= self.target else "deals"
+                met = half_width(wins, unknown, n) <= self.target
+                if met or i == len(cell) - 1:
+                    by = "precision" if met else "deals"
                     stopped[f"{game}/{policy}"] = {"deals": n, "by": by}
                     for beyond in cell[i + 1:]:
                         if beyond.name in done:

@@ -131,6 +131,21 @@ def chunk_rows(path: Path) -> int | None:
         return None
 
 
+def read_chunk(path: Path, manifest: dict, columns: list[str]) -> pa.Table:
+    """A chunk file's `columns`, refused in one line (DamagedChunk) if the file is not the one
+    written (its digest in the manifest) or cannot be read."""
+    recorded = manifest.get("chunks", {}).get(path.name) or {}
+    try:
+        if recorded.get("sha256") and chunk_digest(path) != recorded["sha256"]:
+            raise ValueError("it is not the file the run wrote")
+        return pq.read_table(path, columns=columns)
+    except (OSError, ValueError, pa.ArrowException) as error:
+        command = " ".join(manifest.get("command", [])) or "the run's command"
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise DamagedChunk(f"{path} is damaged ({reason}); `{command}` moves it aside and "
+                           "plays it again") from None
+
+
 def check_chunk(path: Path, recorded: dict | None, count: int) -> bool:
     """Whether a chunk file is the one written: its digest as recorded or, where none was
     (a run stopped between the file's write and the manifest's), all `count` rows readable."""

@@ -9,17 +9,14 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from .engine.state import END_NAMES, OUTCOME_COLUMNS
 from .games import GAMES, Game
 from .records import (
     DEALS_DIR,
     Chunk,
-    DamagedChunk,
-    chunk_digest,
     deals_by_policy,
+    read_chunk,
     read_manifest,
     wins_by_deal,
     write_text_atomically,
@@ -158,21 +155,6 @@ def us_per_deal(manifest: dict) -> dict[tuple[str, str], float]:
     return {key: seconds[key] / deals[key] * 1e6 for key in seconds if deals[key]}
 
 
-def _read_chunk(run_dir: Path, manifest: dict, path: Path) -> pd.DataFrame:
-    """A chunk's columns for the report, refused in one line (DamagedChunk) if the file is not
-    the one written (its recorded digest) or cannot be read."""
-    recorded = manifest.get("chunks", {}).get(path.name) or {}
-    try:
-        if recorded.get("sha256") and chunk_digest(path) != recorded["sha256"]:
-            raise ValueError("it is not the file the run wrote")
-        return pq.read_table(path, columns=READ_COLUMNS).to_pandas()
-    except (OSError, ValueError, pa.ArrowException) as error:
-        command = " ".join(manifest.get("command", [])) or "the run's command"
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise DamagedChunk(f"{path} is damaged ({reason}); `{command}` moves it aside and "
-                           "plays it again") from None
-
-
 def collect(run_dir: Path) -> RunData:
     """Tally a run's chunk files one at a time."""
     run_dir = Path(run_dir)
@@ -182,7 +164,7 @@ def collect(run_dir: Path) -> RunData:
     tallies: dict[tuple[str, str], Tally] = {}
     files: dict[tuple[str, str], list[Path]] = {}
     for path in sorted((run_dir / DEALS_DIR).glob("*.parquet")):
-        frame = _read_chunk(run_dir, manifest, path)
+        frame = read_chunk(path, manifest, READ_COLUMNS).to_pandas()
         if frame.empty:
             continue
         key = (str(frame["game"].iloc[0]), str(frame["policy"].iloc[0]))

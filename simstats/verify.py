@@ -10,15 +10,15 @@ the run played it: a chunk's outcomes depend on (game, policy, seed, deals) alon
 
 from __future__ import annotations
 
+import contextlib
 import math
+import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from .deals import DEAL_STREAM_VERSION
 from .engine import RULES_VERSION
@@ -28,8 +28,9 @@ from .records import (
     DEALS_DIR,
     MANIFEST,
     Chunk,
+    DamagedChunk,
     WinsDamaged,
-    chunk_digest,
+    read_chunk,
     read_manifest,
     read_wins,
 )
@@ -123,15 +124,10 @@ def replay(check: Check, seed: int) -> np.ndarray:
 def _recorded_rows(run_dir: Path, manifest: dict, chunk: Chunk) -> np.ndarray:
     """A chunk's outcome rows as the run wrote them, its file checked against its digest."""
     path = run_dir / DEALS_DIR / chunk.name
-    recorded = manifest["chunks"].get(chunk.name) or {}
     try:
-        if recorded.get("sha256") and chunk_digest(path) != recorded["sha256"]:
-            raise ValueError("it is not the file the run wrote")
-        table = pq.read_table(path, columns=list(OUTCOME_COLUMNS))
-    except (OSError, ValueError, pa.ArrowException) as error:
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise VerifyError(f"{path} is damaged ({reason}); the run's command moves it aside "
-                          "and plays it again") from None
+        table = read_chunk(path, manifest, list(OUTCOME_COLUMNS))
+    except DamagedChunk as error:
+        raise VerifyError(str(error)) from None
     if table.num_rows != chunk.count:
         raise VerifyError(f"{path} holds {table.num_rows:,} deals, not {chunk.count:,}")
     rows = np.empty((chunk.count, len(OUTCOME_COLUMNS)), dtype=np.int32)
@@ -200,8 +196,12 @@ def verify(run_dir: Path, fraction: float = 1.0, deals: int | None = None, seed:
     checks = sample_checks(chunks, fraction, deals, seed)
     differences: list[str] = []
     differing = compared = 0
-    with _executor(workers) as pool:
-        played = pool.map(replay, checks, [seed_of_run] * len(checks))
+    with contextlib.ExitStack() as stack:
+        play = map  # one worker: in this process
+        if workers > 1:
+            play = stack.enter_context(ProcessPoolExecutor(
+                workers, mp_context=multiprocessing.get_context("fork"))).map
+        played = play(replay, checks, [seed_of_run] * len(checks))
         for check, today in zip(checks, played, strict=True):
             chunk = check.chunk
             wanted = (np.arange(chunk.start, chunk.start + chunk.count)
@@ -244,24 +244,3 @@ def plan_chunks_checked(options: RunOptions) -> list[Chunk]:
         raise VerifyError(f"cannot replay the run: {error}") from None
     return plan_chunks(options)
 
-
-class _InProcess:
-    """The executor of one worker: this process, no pickling."""
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc) -> None:
-        return None
-
-    @staticmethod
-    def map(function, *iterables):
-        return map(function, *iterables)
-
-
-def _executor(workers: int):
-    if workers <= 1:
-        return _InProcess()
-    import multiprocessing
-
-    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))

@@ -88,9 +88,6 @@ class Parameter:
             return f"at most {self.high:g}"
         return "any"
 
-    def type_text(self) -> str:
-        return self.kind
-
     def default_text(self) -> str:
         if self.kind == CHOICE:
             return str(self.choices[self.default_value])
@@ -153,7 +150,7 @@ def listing(parameters: dict) -> list[str]:
     """One line a parameter, as `simstats policies NAME` prints them: name, type, default,
     range and meaning, aligned."""
     typed = declared(parameters)
-    rows = [(name, p.type_text(), p.default_text(), p.range_text(), p.doc)
+    rows = [(name, p.kind, p.default_text(), p.range_text(), p.doc)
             for name, p in typed.items()]
     if not rows:
         return []
