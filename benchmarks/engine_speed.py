@@ -11,9 +11,9 @@ import platform
 import time
 from pathlib import Path
 
-from simstats.games import GAMES
+from simstats.engine.games import GAMES
 from simstats.policies import resolve_policy
-from simstats.simulate import run_compiled
+from simstats.run.compiled_play import run_compiled
 
 OUT = Path(__file__).with_suffix(".md")
 

@@ -16,13 +16,14 @@ from pathlib import Path
 
 import numpy as np
 
-from simstats.deals import deal_deck
+from simstats.engine.deals import deal_deck
+from simstats.engine.games import get_game
 from simstats.engine.moves import apply_move, lay_out
 from simstats.engine.notation import parse_move
 from simstats.engine.state import LENGTHS, MOVE_LIMIT, MOVES, REDEALS, STOCK, WON_AT, new_state
-from simstats.games import get_game
 from simstats.notebook import play_deal
 from simstats.policies import resolve_policy
+from simstats.run.compiled_play import run_compiled
 from simstats.search import (
     NODES,
     RESULT_NAMES,
@@ -31,7 +32,6 @@ from simstats.search import (
     solve_position,
     table_bits_for,
 )
-from simstats.simulate import run_compiled
 
 
 def first_search_position(game, deal: int):

@@ -16,10 +16,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from simstats.deals import deal_deck
+from simstats.engine.deals import deal_deck
+from simstats.engine.games import get_game
 from simstats.engine.moves import lay_out
 from simstats.engine.state import new_state
-from simstats.games import get_game
 from simstats.registry import is_oracle
 from simstats.search import (
     NODES,

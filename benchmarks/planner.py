@@ -53,15 +53,15 @@ def policy_name(samples: int, extra: str, game: str = "") -> str:
 
 def play(task: tuple) -> list[tuple]:
     """(won, seconds, first estimate or nan) of each deal of a chunk."""
-    from simstats.deals import deal_deck
+    from simstats.engine.deals import deal_deck
+    from simstats.engine.games import get_game
     from simstats.engine.moves import apply_move, lay_out, status
     from simstats.engine.notation import parse_move
     from simstats.engine.observe import Observation, blank_observation, observe
     from simstats.engine.state import FOUNDATIONS, ONGOING, new_state
-    from simstats.games import get_game
     from simstats.policies import resolve_policy
     from simstats.policies.planner import FIRST_SAMPLES, FIRST_WON
-    from simstats.simulate import start_policy
+    from simstats.run.move_by_move import start_policy
 
     game_id, name, deals = task
     game, spec = get_game(game_id), resolve_policy(name)

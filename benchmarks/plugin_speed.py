@@ -32,10 +32,11 @@ OUT = Path(__file__).with_suffix(".md")
 GAMES = ("tournament", "napoleons-flank", "cicely", "kingsdown-eights")
 TIMER = """
 import sys, time
-from simstats.games import get_game
+from simstats.engine.games import get_game
 from simstats.policies import resolve_policy
-from simstats.simulate import run_compiled, play_deck
-from simstats.deals import deal_deck
+from simstats.run.compiled_play import run_compiled
+from simstats.run.move_by_move import play_deck
+from simstats.engine.deals import deal_deck
 game, spec, deals = get_game(sys.argv[1]), resolve_policy(sys.argv[2]), int(sys.argv[3])
 if getattr(spec, "compiled", None) is not None or getattr(spec, "code", None) is not None:
     run_compiled(game, spec, 0, 0, 50)

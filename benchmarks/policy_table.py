@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from simstats.games import get_game
+from simstats.engine.games import get_game
 from simstats.policies import is_oracle, policy_label, resolve_policy
-from simstats.simulate import run_compiled
+from simstats.run.compiled_play import run_compiled
 
 OUT = Path(__file__).with_suffix(".md")
 

@@ -67,12 +67,12 @@ codegen.JITCodeLibrary._object_getbuffer_hook = classmethod(keep_loaded)
 
 import numpy as np
 from simstats import search as S
-from simstats.deals import deal_deck
+from simstats.engine.deals import deal_deck
 from simstats.engine.moves import lay_out
 from simstats.engine.state import MOVE_LIMIT, new_state
-from simstats.games import get_game
+from simstats.engine.games import get_game
 from simstats.policies import resolve_policy
-from simstats.simulate import run_compiled
+from simstats.run.compiled_play import run_compiled
 
 workload, game_id, seconds, scratch = json.loads(sys.argv[1])
 game = get_game(game_id)

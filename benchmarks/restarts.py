@@ -36,10 +36,10 @@ def policy_name(schedule: str) -> str:
 
 def play(task: tuple[str, str, int]) -> tuple[str, str, list[int], list[float]]:
     """(game, schedule, won per deal, seconds of each deal, each played alone)."""
+    from simstats.engine.games import get_game
     from simstats.engine.state import WON_AT
-    from simstats.games import get_game
     from simstats.policies import resolve_policy
-    from simstats.simulate import run_compiled
+    from simstats.run.compiled_play import run_compiled
 
     game_id, schedule, deals = task
     game, spec = get_game(game_id), resolve_policy(policy_name(schedule))

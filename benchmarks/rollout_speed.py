@@ -15,9 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
-from simstats.games import get_game
+from simstats.engine.games import get_game
 from simstats.policies import resolve_policy
-from simstats.simulate import run_compiled
+from simstats.run.compiled_play import run_compiled
 from simstats.stats import wilson_interval
 
 OUT = Path(__file__).with_name("rollout.md")

@@ -35,10 +35,10 @@ UNDECIDED = 2  # the verdict code of a search that ran out of budget, in both ch
 MEASURE = r'''
 import json, sys, time
 import numpy as np
-from simstats.deals import deal_deck
+from simstats.engine.deals import deal_deck
 from simstats.engine.moves import lay_out
 from simstats.engine.state import MOVES, MOVE_LIMIT, new_state
-from simstats.games import get_game
+from simstats.engine.games import get_game
 try:  # the search's public names: a package since issue 46, a module named solver before
     from simstats import search as S
 except ImportError:
@@ -85,7 +85,7 @@ for game_id in games:
                     "rows": best[2]})
 
 from simstats.policies import resolve_policy
-from simstats.simulate import run_compiled
+from simstats.run.compiled_play import run_compiled
 tournament = get_game("tournament")
 costs = {}
 for policy, count in [("foundation-only", 20000)] + [(name, policy_deals) for name in solvers]:

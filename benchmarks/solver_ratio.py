@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simstats.report import us_per_deal
+from simstats.report.summary import us_per_deal
 
 OUT = Path(__file__).with_suffix(".md")
 FLOOR = "foundation-only"

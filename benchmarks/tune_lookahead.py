@@ -11,9 +11,9 @@ import itertools
 import time
 from pathlib import Path
 
-from simstats.games import get_game
+from simstats.engine.games import get_game
 from simstats.policies import resolve_policy
-from simstats.simulate import run_compiled
+from simstats.run.compiled_play import run_compiled
 from simstats.stats import wilson_interval
 
 

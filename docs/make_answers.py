@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simstats.games import GAMES
+from simstats.engine.games import GAMES
 from simstats.registry import is_oracle
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -6,11 +6,10 @@ their tables (the per-deal tables are not committed, so no deals are needed).
 For every game and policy, the committed run that played it on the most deals gives its row
 (summary.csv) and its time per deal (the run's own chunk timings, manifest.json), except that a
 game's oracle comes from the first run of RUNS that has one (the bracket of the largest budget
-played); the figures
-are simstats.plots' strength and strength-against-cost figures, written to docs/. Each committed
-run then gets again every figure that needs only its tables (strength, strength against cost,
-comparisons, win rates, heat map; cards home and convergence need the deals and stay as drawn)
-and its report.html.
+played); the figures are simstats.report.plots' strength and strength-against-cost
+figures, written to docs/. Each committed run then gets again every figure that needs only its
+tables (strength, strength against cost, comparisons, win rates, heat map; cards home and
+convergence need the deals and stay as drawn) and its report.html.
 """
 
 from __future__ import annotations
@@ -21,9 +20,10 @@ from types import SimpleNamespace
 
 import pandas as pd
 
-from simstats.plots import FIGURES, save_figure
 from simstats.registry import is_oracle
-from simstats.report import (
+from simstats.report.page import report_page
+from simstats.report.plots import FIGURES, save_figure
+from simstats.report.summary import (
     SUMMARY_NOTE,
     comparisons_note,
     comparisons_view,
@@ -31,7 +31,6 @@ from simstats.report import (
     summary_view,
     us_per_deal,
 )
-from simstats.report_page import report_page
 
 ROOT = Path(__file__).resolve().parents[1]
 # results/main-1e6 is left out: these are the runs benchmarks/answers.md cites

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import click
 
-from .cards import DeckError, deck_text
-from .games import GAMES, Game, UnknownGame, get_game
+from .engine.cards import DeckError, deck_text
+from .engine.games import GAMES, Game, UnknownGame, get_game
 from .policies import (
     PolicyCompileError,
     PolicyError,
@@ -20,8 +20,8 @@ from .policies import (
     list_policies,
     resolve_policy,
 )
-from .records import write_text_atomically
 from .registry import DEFAULT_POLICIES
+from .run.records import write_text_atomically
 from .version import __version__
 
 EXIT_USAGE = 2
@@ -47,7 +47,7 @@ def _policy(name: str):
 
 
 def _read_deck(path: str, game: Game) -> list[int]:
-    from .deals import read_deck_file
+    from .engine.deals import read_deck_file
 
     try:
         return read_deck_file(path, game.array, game.id)
@@ -57,7 +57,7 @@ def _read_deck(path: str, game: Game) -> list[int]:
 
 def _deck_to_play(game: Game, deck_path, seed: int, deal) -> tuple[list[int], int]:
     """The deck of --deck FILE, or of --deal I under --seed S (exactly one of them)."""
-    from .deals import deal_deck
+    from .engine.deals import deal_deck
 
     if (deck_path is None) == (deal is None):
         raise BadInput("give either --deck FILE or --deal I (with --seed S)")
@@ -111,9 +111,10 @@ def cli() -> None:
 @click.option("--html", "html_path", help="Write a page that replays the deal move by move.")
 def play(game_name, deck_path, seed, deal, policy_name, trace_path, show, html_path) -> None:
     """Play one deal, from a deck file or from (seed, deal), and print its outcome."""
-    from .render import render
-    from .replay_page import playthrough_page
-    from .simulate import play_deck, trace
+    from .report.render import render
+    from .report.replay_page import playthrough_page
+    from .run.move_by_move import play_deck
+    from .run.playthrough import trace
 
     _check_writable(trace_path, "trace")
     _check_writable(html_path, "page")
@@ -128,7 +129,7 @@ def play(game_name, deck_path, seed, deal, policy_name, trace_path, show, html_p
 
     on_move = show_move if show else None
     if show:
-        from .simulate import DealInPlay
+        from .run.move_by_move import DealInPlay
 
         echo("0. layout\n" + render(DealInPlay(game, deck, reshuffles).observation()))
     try:
@@ -156,7 +157,7 @@ def play(game_name, deck_path, seed, deal, policy_name, trace_path, show, html_p
 @click.option("--deal", type=click.IntRange(min=0), required=True, help="Deal number (from 0).")
 def deck(game_name, seed, deal) -> None:
     """Print the deck text that deal I of seed S plays for game G."""
-    from .deals import deal_deck
+    from .engine.deals import deal_deck
 
     game = _game(game_name)
     cards, _ = deal_deck(game.array, seed, deal)
@@ -198,7 +199,7 @@ class DealCount(click.ParamType):
         self.what = what
 
     def convert(self, value, param, ctx):
-        from .run_options import parse_count
+        from .run.options import parse_count
 
         try:
             return parse_count(value, self.what)
@@ -223,9 +224,10 @@ def solve(game_name, deck_path, seed, deal, budget, trace_path, html_path) -> No
     oracle, not a player): won, lost (proven) or unknown (budget spent)."""
     import time
 
-    from .replay_page import playthrough_page
+    from .report.replay_page import playthrough_page
+    from .run.playthrough import trace
+    from .run.solve import solve_deal
     from .search import table_bits_for
-    from .simulate import solve_deal, trace
 
     _check_writable(trace_path, "trace")
     _check_writable(html_path, "page")
@@ -260,7 +262,7 @@ def solve(game_name, deck_path, seed, deal, budget, trace_path, html_path) -> No
 def replay(trace_path, html_path) -> None:
     """Write a page that replays a trace (docs/rules.md section 10) move by move, checking
     every move against the rules."""
-    from .replay_page import TraceError, replay_trace
+    from .report.replay_page import TraceError, replay_trace
 
     _check_writable(html_path, "page")
     try:
@@ -297,15 +299,15 @@ def replay(trace_path, html_path) -> None:
 def run(games, game_names, policy_names, seed, workers, chunk_size, out_dir, backend, scheduler,
         precision, quiet) -> None:
     """Play every game with every policy on the same deals, in parallel; resumable."""
-    from .records import RunError, RunRefused
-    from .run_options import (
+    from .run.options import (
         RunOptions,
         chunk_size_for,
         default_out_dir,
         default_workers,
         policies_and_counts,
     )
-    from .runner import execute
+    from .run.records import RunError, RunRefused
+    from .run.runner import execute
 
     game_ids = tuple(dict.fromkeys(_game(name).id for name in game_names or GAMES))
     try:
@@ -344,8 +346,8 @@ def run(games, game_names, policy_names, seed, workers, chunk_size, out_dir, bac
         click.echo(f"simstats: interrupted; run the same command again to resume {options.out}",
                    err=True)
         sys.exit(130)
-    from .records import DamagedChunk
-    from .report import write_report
+    from .report.summary import write_report
+    from .run.records import DamagedChunk
 
     try:
         write_report(finished.dir)
@@ -362,8 +364,8 @@ def run(games, game_names, policy_names, seed, workers, chunk_size, out_dir, bac
 def compile_policies(policy_names, workers) -> None:
     """Compile policies into this machine's cache (default: every built-in and the oracle), so
     that runs, tests and a cluster's workers load them instead of compiling."""
-    from .compiling import all_compiled_policies, build_all
-    from .run_options import default_workers
+    from .run.compiling import all_compiled_policies, build_all
+    from .run.options import default_workers
 
     names = list(dict.fromkeys(policy_names or all_compiled_policies()))
     for name in names:
@@ -390,8 +392,8 @@ def compile_policies(policy_names, workers) -> None:
 @click.argument("run_dir", type=click.Path(file_okay=False))
 def report(run_dir) -> None:
     """Write summary.csv, summary.md and plots/ for a run folder (finished or not)."""
-    from .records import DamagedChunk
-    from .report import NotARun, write_report
+    from .report.summary import NotARun, write_report
+    from .run.records import DamagedChunk
 
     try:
         data = write_report(Path(run_dir))
@@ -424,9 +426,9 @@ def verify(run_dir, fraction, deals, seed, workers, quiet) -> None:
     outcome it recorded (or, for a committed run, who won each deal). Exit 1 if any differs."""
     from tqdm import tqdm
 
-    from .run_options import default_workers
-    from .verify import VerifyError
-    from .verify import verify as verify_run
+    from .run.options import default_workers
+    from .run.verify import VerifyError
+    from .run.verify import verify as verify_run
 
     bar = tqdm(desc="verify", unit="chunk", disable=quiet, leave=False)
     try:
@@ -452,8 +454,8 @@ def compare(a, b, output) -> None:
     """Compare two results, each RUN:GAME:POLICY (quote a policy with brackets): their win
     rates and the difference A - B with its 95% interval, paired deal by deal where both
     played the same decks, unpaired (Newcombe) where not."""
-    from .compare import CompareError, comparison_table, comparison_text, parse_cell
-    from .compare import compare as compare_cells
+    from .report.compare import CompareError, comparison_table, comparison_text, parse_cell
+    from .report.compare import compare as compare_cells
 
     try:
         row = compare_cells(parse_cell(a), parse_cell(b))
@@ -467,7 +469,7 @@ def compare(a, b, output) -> None:
     elif output == "json":
         click.echo(table.to_json(orient="records", lines=True), nl=False)
     else:
-        from .report import markdown_table
+        from .report.summary import markdown_table
 
         click.echo(markdown_table(table.astype(object).where(table.notna(), "")))
 

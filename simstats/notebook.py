@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .games import Game
+    from .engine.games import Game
     from .policies import PolicySpec
-    from .simulate import DealInPlay, Playthrough
+    from .run.move_by_move import DealInPlay
+    from .run.playthrough import Playthrough
 
 
 @dataclass
@@ -67,12 +68,12 @@ class Run:
     def deals_by_policy(self) -> dict[str, int]:
         """Deals per game that each policy was asked to play: its own count (`NAME@N`), else
         deals_per_game."""
-        from .records import deals_by_policy
+        from .run.records import deals_by_policy
 
         return deals_by_policy(self.manifest.get("identity", {}))
 
     def __repr__(self) -> str:
-        from .run_options import counted
+        from .run.options import counted
 
         rows = "no deals/" if self.deals is None else counted(len(self.deals), "deal row")
         return (f"<Run {self.path}: {counted(len(self.games), 'game')} x "
@@ -82,7 +83,7 @@ class Run:
 
 
 def _has_deals(path: Path) -> bool:
-    from .records import DEALS_DIR
+    from .run.records import DEALS_DIR
 
     folder = path / DEALS_DIR
     return folder.is_dir() and any(folder.glob("*.parquet"))
@@ -99,8 +100,8 @@ def load_run(path: str | os.PathLike) -> Run:
     """
     import pandas as pd
 
-    from .records import DEALS_DIR, read_manifest
-    from .report import NotARun, collect
+    from .report.summary import NotARun, collect
+    from .run.records import DEALS_DIR, read_manifest
 
     path = Path(path)
     manifest = read_manifest(path)
@@ -136,12 +137,12 @@ def play_run(games: int, game: list[str] | tuple[str, ...] | None = None,
     """
     import tempfile
 
-    from .games import GAMES, get_game
+    from .engine.games import GAMES, get_game
     from .policies import resolve_policy
     from .registry import DEFAULT_POLICIES
-    from .report import write_report
-    from .run_options import RunOptions, chunk_size_for, default_workers, policies_and_counts
-    from .runner import execute
+    from .report.summary import write_report
+    from .run.options import RunOptions, chunk_size_for, default_workers, policies_and_counts
+    from .run.runner import execute
 
     if isinstance(game, str) or isinstance(policy, str):
         raise TypeError("give game and policy as lists of names")
@@ -181,7 +182,7 @@ def summarize(source: str | os.PathLike | pd.DataFrame, by: str | list[str] | No
     """
     import pandas as pd
 
-    from .report import SUMMARY_COLUMNS, Tally, collect
+    from .report.summary import SUMMARY_COLUMNS, Tally, collect
 
     by = [by] if isinstance(by, str) else list(by or [])
     if not isinstance(source, pd.DataFrame):
@@ -213,7 +214,7 @@ def summarize(source: str | os.PathLike | pd.DataFrame, by: str | list[str] | No
 
 
 def _game(game: str | Game) -> Game:
-    from .games import Game, get_game
+    from .engine.games import Game, get_game
 
     return game if isinstance(game, Game) else get_game(game)
 
@@ -257,7 +258,7 @@ def compare(deals: pd.DataFrame, game: str, policy_a: str, policy_b: str,
     import numpy as np
     import pandas as pd
 
-    from .report import COMPARISON_COLUMNS, paired_row
+    from .report.summary import COMPARISON_COLUMNS, paired_row
 
     table = paired(deals, game, policy_a, policy_b, game_b)
     deal = table["deal"].to_numpy()
@@ -293,8 +294,8 @@ def plot_run(path: str | os.PathLike, folder: str | os.PathLike | None = None,
     if (redraw or not any(target.glob("*.png"))) and _has_deals(path):
         import matplotlib
 
-        from .plots import plot_run as draw
-        from .report import collect
+        from .report.plots import plot_run as draw
+        from .report.summary import collect
 
         backend = matplotlib.get_backend()
         try:
@@ -302,7 +303,7 @@ def plot_run(path: str | os.PathLike, folder: str | os.PathLike | None = None,
         finally:
             if matplotlib.get_backend() != backend:
                 _restore_backend(backend)
-    from .plots import FIGURES
+    from .report.plots import FIGURES
 
     order = list(FIGURES)
     return sorted(target.glob("*.png"),
@@ -338,9 +339,9 @@ def play_deal(game: str | Game, policy: str | PolicySpec, seed: int = 0, deal: i
     (move text, card moved or None)) and .outcome (won, foundation_cards, moves, deals,
     redeals, end, reshuffles), the same outcome as the deal's row in a run.
     """
-    from .deals import deal_deck
+    from .engine.deals import deal_deck
     from .policies import PolicySpec, resolve_policy
-    from .simulate import play_deck as play
+    from .run.move_by_move import play_deck as play
 
     game = _game(game)
     spec = policy if isinstance(policy, PolicySpec) else resolve_policy(policy)
@@ -353,8 +354,8 @@ def deal_in_play(game: str | Game, seed: int = 0, deal: int = 0) -> DealInPlay:
     player sees, its ``legal_moves`` included), ``.play(move)`` (a legal move as text; the card
     moved), ``.end()`` (ONGOING, or the end code once the game is over). play_deal and
     positions step through deals the same way."""
-    from .deals import deal_deck
-    from .simulate import DealInPlay
+    from .engine.deals import deal_deck
+    from .run.move_by_move import DealInPlay
 
     game = _game(game)
     deck, reshuffles = deal_deck(game.array, seed, deal)
@@ -366,8 +367,8 @@ def positions(playthrough: Playthrough) -> list[str]:
     drawn from what the player sees (``##`` for a hidden card), as `simstats play --show`
     prints them: ``positions(p)[k]`` is the position after k moves.
     """
-    from .render import render
-    from .simulate import DealInPlay
+    from .report.render import render
+    from .run.move_by_move import DealInPlay
 
     table = DealInPlay(_game(playthrough.game), playthrough.deck,
                        playthrough.outcome.reshuffles if playthrough.outcome else 0)
@@ -393,14 +394,14 @@ def first_difference(a: Playthrough, b: Playthrough) -> int | None:
 def trace(playthrough: Playthrough) -> str:
     """The JSON Lines trace of a playthrough (docs/rules.md section 10), as `simstats play --trace`
     writes it: a header, one line per move, and the result."""
-    from .simulate import trace as trace_text
+    from .run.playthrough import trace as trace_text
 
     return trace_text(playthrough)
 
 
 def list_games() -> list[tuple[str, str, tuple[str, ...]]]:
     """(game id, one line, aliases) of every game, as `simstats games` lists them."""
-    from .games import GAMES
+    from .engine.games import GAMES
 
     return [(g.id, g.description, g.aliases) for g in GAMES.values()]
 

@@ -78,7 +78,7 @@ def pytest_configure(config):
     # would compile what it meets for itself): a no-op once everything is in the cache.
     if hasattr(config, "workerinput") or config.option.collectonly:
         return
-    from simstats.compiling import all_compiled_policies, uncached
+    from simstats.run.compiling import all_compiled_policies, uncached
 
     missing = uncached(all_compiled_policies())
     if missing:

@@ -7,9 +7,9 @@ from collections import Counter
 
 import numpy as np
 
-from simstats.cards import RANKS, SUITS, card_text
+from simstats.engine.cards import RANKS, SUITS, card_text
+from simstats.engine.games import get_game
 from simstats.engine.state import CAPACITY, FOUNDATIONS, LENGTHS, RESERVE, STOCK, TABLEAU
-from simstats.games import get_game
 
 ALL_CARDS = [rank + suit for suit in SUITS for rank in RANKS]
 

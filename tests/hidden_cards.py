@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from simstats.deals import deal_deck
+from simstats.engine.deals import deal_deck
+from simstats.engine.games import get_game
 from simstats.engine.moves import apply_move, lay_out, status
 from simstats.engine.notation import parse_move
 from simstats.engine.observe import Observation, blank_observation, observe
 from simstats.engine.state import ONGOING, new_state
-from simstats.games import get_game
 from simstats.policies import resolve_policy
-from simstats.simulate import start_policy
+from simstats.run.move_by_move import start_policy
 
 
 def hidden_positions(game_id: str) -> list[int]:

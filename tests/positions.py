@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from simstats.cards import parse_card
+from simstats.engine.cards import parse_card
+from simstats.engine.games import GAMES, TOURNAMENT_RULES, get_game
 from simstats.engine.moves import apply_move, is_legal, legal_moves
 from simstats.engine.notation import move_text, parse_move
 from simstats.engine.observe import Observation, blank_observation, observe
@@ -19,7 +20,6 @@ from simstats.engine.state import (
     TABLEAU,
     new_state,
 )
-from simstats.games import GAMES, TOURNAMENT_RULES, get_game
 
 
 def games_where(**fields) -> tuple[str, ...]:
@@ -70,7 +70,7 @@ def make_state(
 
 def pile(state: np.ndarray, place: str) -> list[str]:
     """A pile's cards bottom first ('T0', 'R3'), or the stock first-to-deal first ('stock')."""
-    from simstats.cards import card_text
+    from simstats.engine.cards import card_text
 
     index = STOCK if place == "stock" else (TABLEAU if place[0] == "T" else 0) + int(place[1])
     n = int(state[LENGTHS + index])
@@ -90,7 +90,7 @@ def can(game: str, state: np.ndarray, move: str) -> bool:
 
 def play(game: str, state: np.ndarray, move: str) -> str | None:
     """Apply a move after checking it is legal; return the card moved (text) or None."""
-    from simstats.cards import card_text
+    from simstats.engine.cards import card_text
 
     assert can(game, state, move), f"{move} should be legal"
     card = apply_move(state, get_game(game).array, parse_move(move))

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import numpy as np
 
-from simstats.games import GAMES, get_game
+from simstats.engine.games import GAMES, get_game
 from simstats.policies import resolve_policy
-from simstats.simulate import run_compiled
+from simstats.run.compiled_play import run_compiled
 
 FILE = Path(__file__).parent / "data" / "builtin_outcomes.npz"
 SEED = 0

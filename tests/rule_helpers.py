@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 from positions import ALL_GAMES
 
-from simstats.cards import RANKS, SUITS, card_text, parse_card
-from simstats.deals import deal_deck
+from simstats.engine.cards import RANKS, SUITS, card_text, parse_card
+from simstats.engine.deals import deal_deck
+from simstats.engine.games import get_game
 from simstats.engine.moves import lay_out, status
 from simstats.engine.state import new_state
-from simstats.games import get_game
 from simstats.policies import PolicySpec
 
 GAMES = ALL_GAMES

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from simstats.engine.games import get_game
 from simstats.engine.moves import apply_move, is_legal, lay_out
 from simstats.engine.notation import move_text
 from simstats.engine.state import new_state
-from simstats.games import get_game
 from simstats.search import (
     BEST_LENGTH,
     LINE_LENGTH,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from simstats.cards import deck_text
+from simstats.engine.cards import deck_text
 
 
 def trace_lines(play) -> list[str]:

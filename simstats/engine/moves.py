@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import DECK_SIZE, card_rank, card_suit, is_red
 from ..jit import jit, jit_inline
 from . import rules as R
+from .cards import DECK_SIZE, card_rank, card_suit, is_red
 from .state import (
     CAPACITY,
     DEAL,

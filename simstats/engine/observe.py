@@ -12,9 +12,9 @@ from functools import cached_property
 
 import numpy as np
 
-from ..cards import HIDDEN, card_text
 from ..jit import jit, jit_inline
 from . import rules as R
+from .cards import HIDDEN, card_text
 from .moves import apply_move, copy_position, foundation_top, legal_moves
 from .notation import move_text
 from .state import (

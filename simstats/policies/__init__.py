@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ..deals import policy_salt, start_stream
+from ..engine.deals import policy_salt, start_stream
 from ..engine.notation import move_text
 from ..engine.observe import Observation
 from ..engine.state import MAX_LEGAL_MOVES, NO_MOVE

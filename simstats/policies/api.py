@@ -28,11 +28,11 @@ from typing import Any, ClassVar
 import numba
 import numpy as np
 
-from ..cards import HIDDEN, card_rank, card_suit, is_red
-from ..deals import below, next_u64
 from ..engine import moves as engine
 from ..engine import rules as R
 from ..engine import state as S
+from ..engine.cards import HIDDEN, card_rank, card_suit, is_red
+from ..engine.deals import below, next_u64
 from ..engine.observe import recall as _recall
 from ..engine.observe import remember_move as _remember_move
 from ..jit import jit_inline

@@ -11,8 +11,8 @@ to a cell, the one waiting least for its foundation; (4) deal;
 
 from __future__ import annotations
 
-from ..cards import HIDDEN
 from ..engine import rules as R
+from ..engine.cards import HIDDEN
 from ..engine.moves import apply_move, can_place, copy_position, pile_top
 from ..engine.state import CAPACITY, LENGTHS, N_PLACES, NO_MOVE, TABLEAU
 from ..jit import jit

@@ -30,8 +30,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import HIDDEN
 from ..engine import rules as R
+from ..engine.cards import HIDDEN
 from ..engine.moves import (
     apply_move,
     can_place,

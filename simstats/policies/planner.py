@@ -64,8 +64,8 @@ from dataclasses import replace
 import numba
 import numpy as np
 
-from ..cards import HIDDEN
 from ..engine import rules as R
+from ..engine.cards import HIDDEN
 from ..engine.moves import apply_move, copy_position, status
 from ..engine.observe import LAST_MOVE, LAST_MOVE_AT, observe, recall, remember_move
 from ..engine.state import (

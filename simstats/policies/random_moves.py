@@ -6,7 +6,7 @@ it plays the same game on any machine and any number of workers.
 
 from __future__ import annotations
 
-from ..deals import below
+from ..engine.deals import below
 from ..engine.moves import legal_moves
 from ..jit import jit
 from . import api

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import DECK_SIZE, HIDDEN
+from ..engine.cards import DECK_SIZE, HIDDEN
 from ..engine.moves import (
     apply_move,
     can_place,

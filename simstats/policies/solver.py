@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import HIDDEN
+from ..engine.cards import HIDDEN
 from ..engine.moves import is_legal
 from ..engine.observe import recall, remember_move
 from ..engine.state import CAPACITY, LENGTHS, MOVE_LIMIT, MOVES, NO_MOVE, REDEALS, STOCK

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import DECK_SIZE, HIDDEN, card_rank, card_suit
-from ..deals import below
 from ..engine import rules as R
+from ..engine.cards import DECK_SIZE, HIDDEN, card_rank, card_suit
+from ..engine.deals import below
 from ..engine.moves import (
     apply_move,
     can_place,

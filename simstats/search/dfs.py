@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ..cards import DECK_SIZE
+from ..engine.cards import DECK_SIZE
 from ..engine.moves import copy_position, foundation_cards
 from ..engine.state import FOUNDATION_PLACE, LENGTHS, N_PILES, N_PLACES, REDEALS, STOCK
 from ..jit import jit

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import DECK_SIZE, card_rank, card_suit
 from ..engine import rules as R
+from ..engine.cards import DECK_SIZE, card_rank, card_suit
 from ..engine.moves import foundation_cards
 from ..engine.state import (
     CAPACITY,

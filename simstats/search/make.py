@@ -4,8 +4,8 @@ date (make, unmake), and a move followed by the safe plays it allows (advance).
 
 from __future__ import annotations
 
-from ..cards import card_rank, card_suit
 from ..engine import rules as R
+from ..engine.cards import card_rank, card_suit
 from ..engine.moves import apply_move, deal_piles, deal_share, pile_top, undo_move, undo_token
 from ..engine.state import (
     DEAL,

@@ -5,8 +5,8 @@ restart (candidates), and the line with the most cards home kept (keep_best).
 
 from __future__ import annotations
 
-from ..cards import card_rank, card_suit
 from ..engine import rules as R
+from ..engine.cards import card_rank, card_suit
 from ..engine.moves import can_redeal, fits_foundation, foundation_cards, pile_top
 from ..engine.state import (
     CAPACITY,

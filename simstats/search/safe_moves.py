@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import card_suit
 from ..engine import rules as R
+from ..engine.cards import card_suit
 from ..engine.moves import fits_foundation, is_down_foundation
 from ..engine.state import (
     CAPACITY,

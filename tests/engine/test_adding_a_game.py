@@ -11,16 +11,17 @@ import pytest
 from conservation import check_conservation
 from hidden_cards import hidden_positions, moves_while_views_agree
 
-from simstats import games
-from simstats.cards import HIDDEN
-from simstats.deals import deal_deck
+from simstats.engine import games
+from simstats.engine.cards import HIDDEN
+from simstats.engine.deals import deal_deck
 from simstats.engine.moves import apply_move, lay_out, status
 from simstats.engine.notation import parse_move
 from simstats.engine.observe import Observation, blank_observation, observe
 from simstats.engine.state import CAPACITY, LENGTHS, ONGOING, OUTCOME_COLUMNS, TABLEAU, new_state
 from simstats.policies import resolve_policy
-from simstats.report import same_deck_pairs
-from simstats.simulate import play_deck, run_compiled
+from simstats.report.summary import same_deck_pairs
+from simstats.run.compiled_play import run_compiled
+from simstats.run.move_by_move import play_deck
 
 GUIDE = Path(__file__).parents[2] / "docs" / "adding-a-game.md"
 

@@ -8,13 +8,13 @@ import pytest
 from positions import TOURNAMENT_LIKE, WITH_TRANSFERS, legal, make_state, observation, play
 from rule_helpers import GAMES, TWO_DECKS, end, rules, spec
 
-from simstats.cards import parse_card
-from simstats.deals import deal_deck
+from simstats.engine.cards import parse_card
+from simstats.engine.deals import deal_deck
+from simstats.engine.games import get_game
 from simstats.engine.moves import apply_move
 from simstats.engine.notation import parse_move
 from simstats.engine.state import MOVE_LIMIT, MOVE_LIMIT_REACHED, MOVES, NO_MOVES, ONGOING, WON
-from simstats.games import get_game
-from simstats.simulate import play_deck
+from simstats.run.move_by_move import play_deck
 
 
 class Quitter:

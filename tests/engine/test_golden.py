@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import reference_rules as ref
 
-from simstats.games import GAMES
+from simstats.engine.games import GAMES
 
 GOLDEN = sorted((Path(__file__).parents[1] / "golden").glob("*.jsonl"))
 

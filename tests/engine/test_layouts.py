@@ -9,10 +9,10 @@ from positions import BUILDING, TOURNAMENT_LIKE, pile
 from rule_helpers import GAMES, TWO_DECKS, laid_out, seeded_deck
 
 from simstats.cli import cli as cli_group
+from simstats.engine.games import get_game
 from simstats.engine.state import DEALS, FOUNDATIONS, MOVES, REDEALS
-from simstats.games import get_game
 from simstats.policies import resolve_policy
-from simstats.simulate import run_compiled
+from simstats.run.compiled_play import run_compiled
 
 
 def has_ace_or_king(cards: list[str]) -> bool:

@@ -10,12 +10,12 @@ import pytest
 from positions import TOURNAMENT_LIKE, legal, make_state, observation, pile, play
 from rule_helpers import GAMES, STOCK_32, laid_out, rules, seeded_deck, spec
 
-from simstats.cards import HIDDEN
-from simstats.deals import deal_deck
+from simstats.engine.cards import HIDDEN
+from simstats.engine.deals import deal_deck
+from simstats.engine.games import get_game
 from simstats.engine.observe import blank_observation, observe
 from simstats.engine.state import CAPACITY, STOCK
-from simstats.games import get_game
-from simstats.simulate import play_deck
+from simstats.run.move_by_move import play_deck
 
 
 def stock_slot(game: str, state: np.ndarray) -> np.ndarray:

@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 from positions import ALL_GAMES, BUILDING
 from reference_rules import RefGame, foundation_only_moves
 
-from simstats.cards import card_text
-from simstats.deals import deal_deck
+from simstats.engine.cards import card_text
+from simstats.engine.deals import deal_deck
+from simstats.engine.games import get_game
 from simstats.engine.moves import (
     apply_move,
     lay_out,
@@ -34,15 +35,16 @@ from simstats.engine.state import (
     MOVE_LIMIT,
     MOVES,
     ONGOING,
+    OUTCOME_COLUMNS,
     REDEALS,
     RESERVE,
     STOCK,
     TABLEAU,
     new_state,
 )
-from simstats.games import get_game
 from simstats.policies import resolve_policy
-from simstats.simulate import OUTCOME_COLUMNS, play_deck, run_compiled
+from simstats.run.compiled_play import run_compiled
+from simstats.run.move_by_move import play_deck
 
 GAMES = ALL_GAMES
 

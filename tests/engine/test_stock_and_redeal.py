@@ -7,7 +7,8 @@ import pytest
 from positions import BUILDING, TOURNAMENT_LIKE, can, legal, make_state, observation, pile, play
 from rule_helpers import GAMES, STOCK_24, STOCK_32, laid_out, seeded_deck
 
-from simstats.deals import deal_deck
+from simstats.engine.deals import deal_deck
+from simstats.engine.games import get_game
 from simstats.engine.moves import apply_move, deal_piles, deal_share, lay_out
 from simstats.engine.state import (
     DEAL,
@@ -19,7 +20,6 @@ from simstats.engine.state import (
     STOCK,
     new_state,
 )
-from simstats.games import get_game
 
 # == Section 3: a deal is legal while the stock has cards ==================================
 

@@ -10,7 +10,7 @@ import pytest
 from positions import TOURNAMENT_LIKE, can, legal, make_state, observation, pile, play
 from rule_helpers import end, from_source, laid_out, rules, seeded_deck
 
-from simstats.cards import HIDDEN, parse_card
+from simstats.engine.cards import HIDDEN, parse_card
 from simstats.engine.observe import blank_observation, observe
 from simstats.engine.state import CAPACITY, ONGOING, TABLEAU
 

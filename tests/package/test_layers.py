@@ -63,18 +63,53 @@ def test_no_module_imports_one_that_imports_it_back():
     assert cycles == []
 
 
-def test_the_engine_imports_nothing_above_it():
+# The layers of docs/architecture.md, bottom to top: a module may import from its own layer and
+# those below it, never from one above. Each folder is a layer; the plain modules at the bottom and
+# the two front doors at the top are the only modules directly in simstats/.
+LAYERS = [
+    ("simstats.version", "simstats.jit", "simstats.registry", "simstats.stats"),
+    ("simstats.engine",),
+    ("simstats.search",),
+    ("simstats.policies",),
+    ("simstats.run",),
+    ("simstats.report",),
+    ("simstats.cli", "simstats.notebook", "simstats.__main__", "simstats"),
+]
+
+
+def layer_of(module: str) -> int:
+    for number, layer in enumerate(LAYERS):
+        for name in layer:
+            if module == name or (name != "simstats" and module.startswith(name + ".")):
+                return number
+    raise AssertionError(f"{module} is in no layer of LAYERS")
+
+
+def test_every_import_goes_down_the_layers_or_stays_in_its_own():
     graph = import_graph()
-    for name, targets in graph.items():
-        if name.startswith(("simstats.engine", "simstats.cards")):
-            above = {t for t in targets if not t.startswith(("simstats.engine", "simstats.cards",
-                                                              "simstats.jit"))}
-            assert above == set(), name
+    upward = sorted(f"{name} imports {target}" for name, targets in graph.items()
+                    for target in targets if layer_of(target) > layer_of(name))
+    assert upward == []
+
+
+def test_the_layer_rule_sees_an_upward_import():
+    assert layer_of("simstats.engine.deals") < layer_of("simstats.run.loops")
+    assert layer_of("simstats.policies.api") < layer_of("simstats.run.records")
+    assert layer_of("simstats.run.records") < layer_of("simstats.report.summary")
+
+
+def test_at_most_eight_modules_stand_directly_in_the_package():
+    top = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert len(top) <= 8, top
+    folders = sorted(p.name for p in PACKAGE.iterdir()
+                     if p.is_dir() and (p / "__init__.py").is_file())
+    assert folders == ["engine", "policies", "report", "run", "search"]
 
 
 def test_tables_and_plots_load_no_compiled_code():
-    code = ("import sys, simstats.report, simstats.plots; print([m for m in ('numba', "
-            "'simstats.policies', 'simstats.simulate', 'simstats.solver') if m in sys.modules])")
+    code = ("import sys, simstats.report.summary, simstats.report.plots; print([m for m in "
+            "('numba', 'simstats.policies', 'simstats.run.loops', 'simstats.search') "
+            "if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 

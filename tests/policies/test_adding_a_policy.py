@@ -12,9 +12,9 @@ import pytest
 from hidden_cards import check_hidden_cards_change_no_move
 
 from simstats import registry
-from simstats.deals import deal_deck
+from simstats.engine.deals import deal_deck
+from simstats.engine.games import GAMES, get_game
 from simstats.engine.state import OUTCOME_COLUMNS
-from simstats.games import GAMES, get_game
 from simstats.policies import (
     BUILTINS,
     PolicyError,
@@ -22,7 +22,8 @@ from simstats.policies import (
     list_policies,
     resolve_policy,
 )
-from simstats.simulate import play_deck, run_compiled
+from simstats.run.compiled_play import run_compiled
+from simstats.run.move_by_move import play_deck
 
 GUIDE = Path(__file__).parents[2] / "docs" / "adding-a-policy.md"
 

@@ -27,14 +27,16 @@ def loop_reads(policy: str) -> set[str]:
 
 
 def test_what_compiled_code_reads_covers_the_modules_of_its_constants():
-    read = names(modules_read(PACKAGE_DIR / "loops.py"))
+    read = names(modules_read(PACKAGE_DIR / "run" / "loops.py"))
     # state.py and rules.py hold no compiled function, only constants (MOVE_LIMIT, HIDDEN's
     # neighbours, the rules' field numbers) that numba freezes into the loops
-    assert {"engine/state.py", "engine/rules.py", "cards.py", "policies/api.py", "jit.py",
-            "loops.py", *(f"search/{m}.py" for m in ("__init__", "memory", "fingerprint",
-                                                     "table", "safe_moves", "make", "order",
-                                                     "lookup", "dfs", "schedule"))} <= read
-    assert not read & {"cli.py", "report.py", "simulate.py", "runner.py", "policies/__init__.py"}
+    assert {"engine/state.py", "engine/rules.py", "engine/cards.py", "policies/api.py",
+            "jit.py", "run/loops.py",
+            *(f"search/{m}.py" for m in ("__init__", "memory", "fingerprint", "table",
+                                         "safe_moves", "make", "order", "lookup", "dfs",
+                                         "schedule"))} <= read
+    assert not read & {"cli.py", "report/summary.py", "run/move_by_move.py", "run/compiled_play.py",
+                     "run/runner.py", "policies/__init__.py"}
 
 
 def test_an_edit_to_one_policy_recompiles_it_and_what_imports_it_only():
@@ -82,7 +84,7 @@ def test_compile_says_what_it_compiles_and_then_loads_it(tmp_path):
                            text=True)
     assert "dig: already in the cache, loaded" in again.stdout
     assert "random: already in the cache, loaded" in again.stdout
-    check = ("from simstats.compiling import uncached; "
+    check = ("from simstats.run.compiling import uncached; "
              "print(uncached(['dig', 'random', 'foundation-only']))")
     left = subprocess.run([sys.executable, "-c", check], env=env, capture_output=True, text=True)
     assert left.stdout.strip() == "['foundation-only']"

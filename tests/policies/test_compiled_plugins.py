@@ -14,11 +14,12 @@ import reference_rules as ref
 from plugins import plugin, policy_id
 from traces import trace_lines
 
-from simstats.deals import deal_deck
-from simstats.engine.state import END_NAMES
-from simstats.games import GAMES, get_game
+from simstats.engine.deals import deal_deck
+from simstats.engine.games import GAMES, get_game
+from simstats.engine.state import END_NAMES, OUTCOME_COLUMNS
 from simstats.policies import PolicyCompileError, PolicyError, api, resolve_policy
-from simstats.simulate import OUTCOME_COLUMNS, play_deck, run_compiled
+from simstats.run.compiled_play import run_compiled
+from simstats.run.move_by_move import play_deck
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 GREEDY = f"{EXAMPLES / 'greedy_cells.py'}:GreedyCells"
@@ -202,10 +203,10 @@ def test_a_badly_declared_plugin_is_refused(tmp_path):
 
 def _home_after_changing(path: Path, value: int) -> str:
     path.write_text(path.read_text().replace(f"LIMIT = {value - 1}", f"LIMIT = {value}"))
-    run = [sys.executable, "-c", "import sys; from simstats.games import get_game; "
-           "from simstats.policies import resolve_policy; from simstats.simulate import "
-           "run_compiled; print(run_compiled(get_game('cicely'), resolve_policy(sys.argv[1]), "
-           "0, 0, 3)[:, 3].tolist())", f"{path}:Limited"]
+    run = [sys.executable, "-c", "import sys; from simstats.engine.games import get_game; "
+           "from simstats.policies import resolve_policy; from simstats.run.compiled_play "
+           "import run_compiled; print(run_compiled(get_game('cicely'), "
+           "resolve_policy(sys.argv[1]), 0, 0, 3)[:, 3].tolist())", f"{path}:Limited"]
     return subprocess.run(run, capture_output=True, text=True, check=True).stdout.strip()
 
 
@@ -247,10 +248,10 @@ def test_a_cache_folder_that_cannot_be_written_falls_back_to_a_private_one(tmp_p
             def choose(view, params, memory, rng):
                 return api.NO_MOVE if api.moves_made(view) >= 50 else api.legal_move(view, 0)
         """, "fallback.py")
-    run = [sys.executable, "-c", "import sys; from simstats.games import get_game; "
-           "from simstats.policies import resolve_policy; from simstats.simulate import "
-           "run_compiled; print(run_compiled(get_game('cicely'), resolve_policy(sys.argv[1]), "
-           "0, 0, 2)[:, 3].tolist())", f"{path}:FirstMove"]
+    run = [sys.executable, "-c", "import sys; from simstats.engine.games import get_game; "
+           "from simstats.policies import resolve_policy; from simstats.run.compiled_play "
+           "import run_compiled; print(run_compiled(get_game('cicely'), "
+           "resolve_policy(sys.argv[1]), 0, 0, 2)[:, 3].tolist())", f"{path}:FirstMove"]
     done = subprocess.run(run, capture_output=True, text=True,
                           env={**__import__("os").environ,
                                "SIMSTATS_CACHE_DIR": "/proc/simstats-cannot-write-here"})

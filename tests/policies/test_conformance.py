@@ -7,12 +7,13 @@ import pytest
 import reference_rules as ref
 from traces import trace_lines
 
-from simstats.cards import card_text
-from simstats.deals import deal_deck
-from simstats.engine.state import END_NAMES
-from simstats.games import GAMES, get_game
+from simstats.engine.cards import card_text
+from simstats.engine.deals import deal_deck
+from simstats.engine.games import GAMES, get_game
+from simstats.engine.state import END_NAMES, OUTCOME_COLUMNS
 from simstats.policies import BUILTINS, resolve_policy
-from simstats.simulate import OUTCOME_COLUMNS, play_deck, run_compiled
+from simstats.run.compiled_play import run_compiled
+from simstats.run.move_by_move import play_deck
 
 DEALS = 40
 # Policies too slow for the full count (rollout plays hundreds of base games per deal) check

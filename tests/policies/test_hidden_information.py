@@ -10,9 +10,9 @@ import pytest
 from hidden_cards import check_hidden_cards_change_no_move
 from plugins import policy_id
 
-from simstats.deals import deal_deck
+from simstats.engine.deals import deal_deck
+from simstats.engine.games import GAMES, get_game
 from simstats.engine.observe import Observation
-from simstats.games import GAMES, get_game
 from simstats.policies import BUILTINS, CompiledPlayer
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
@@ -38,7 +38,7 @@ def test_a_policy_receives_an_observation_not_the_state():
             return obs.legal_moves[0] if len(seen) < 30 else None
 
     from simstats.policies import PolicySpec
-    from simstats.simulate import play_deck
+    from simstats.run.move_by_move import play_deck
 
     game = get_game("napoleons-flank")
     deck, reshuffles = deal_deck(game.array, 0, 0)

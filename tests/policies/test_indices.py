@@ -21,11 +21,11 @@ import pytest
 from filelock import FileLock
 from plugins import plugin
 
-from simstats.compiling import all_compiled_policies
-from simstats.games import GAMES, get_game
+from simstats.engine.games import GAMES, get_game
 from simstats.jit import cache_dir
 from simstats.policies import resolve_policy
-from simstats.simulate import run_compiled
+from simstats.run.compiled_play import run_compiled
+from simstats.run.compiling import all_compiled_policies
 
 RECORDED = Path(__file__).parents[1] / "data" / "builtin_outcomes.npz"
 # Deals played per game: the first recorded ones (planner has none recorded: it plays one).
@@ -34,9 +34,9 @@ DEALS = {"solver": 6, "rollout": 2, "oracle": 3, "planner": 1}
 CHECKED = textwrap.dedent("""
     import sys
     import numpy as np
-    from simstats.games import get_game
+    from simstats.engine.games import get_game
     from simstats.policies import resolve_policy
-    from simstats.simulate import run_compiled
+    from simstats.run.compiled_play import run_compiled
 
     policy, deals, games = sys.argv[2], int(sys.argv[3]), sys.argv[4:]
     recorded = np.load(sys.argv[1])

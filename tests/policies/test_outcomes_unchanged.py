@@ -16,9 +16,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simstats.games import get_game
+from simstats.engine.games import get_game
+from simstats.engine.state import OUTCOME_COLUMNS
 from simstats.policies import resolve_policy
-from simstats.simulate import OUTCOME_COLUMNS, run_compiled
+from simstats.run.compiled_play import run_compiled
 
 RECORDED = np.load(Path(__file__).parents[1] / "data" / "builtin_outcomes.npz")
 CI_DEALS = {"lookahead": 1000, "solver": 200, "rollout": 60, "oracle": 20, "planner": 10}

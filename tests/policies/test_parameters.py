@@ -12,7 +12,7 @@ import pytest
 
 from simstats.policies import BUILTIN_CLASSES, PolicyError, resolve_policy
 from simstats.policies.parameters import choice, declared, flag, integer, number
-from simstats.run_options import policy_parameters
+from simstats.run.options import policy_parameters
 
 ROOT = Path(__file__).parents[2]
 

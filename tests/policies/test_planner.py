@@ -11,8 +11,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from simstats.cards import DECK_SIZE, HIDDEN
-from simstats.deals import deal_deck
+from simstats.engine.cards import DECK_SIZE, HIDDEN
+from simstats.engine.deals import deal_deck
+from simstats.engine.games import GAMES, get_game
 from simstats.engine.moves import apply_move, is_down_foundation, lay_out, legal_moves, status
 from simstats.engine.notation import parse_move
 from simstats.engine.observe import (
@@ -34,7 +35,6 @@ from simstats.engine.state import (
     WON_AT,
     new_state,
 )
-from simstats.games import GAMES, get_game
 from simstats.policies import PolicyError, resolve_policy
 from simstats.policies.planner import (
     FOUND,
@@ -49,8 +49,9 @@ from simstats.policies.planner import (
 )
 from simstats.policies.solver import PARAMETERS as SOLVER_DEFAULTS
 from simstats.policies.tactics import UNSEEN_SIZE, sample_position
+from simstats.run.compiled_play import run_compiled
+from simstats.run.move_by_move import start_policy
 from simstats.search import search_buffers
-from simstats.simulate import run_compiled, start_policy
 
 # planner's search once every card is seen set to solver's defaults (planner's own is bigger),
 # but for memo: with memo=1 a deal's searches keep marks in a table that planner's searches on

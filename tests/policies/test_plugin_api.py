@@ -7,13 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simstats.cards import HIDDEN, card_text
-from simstats.deals import deal_deck
+from simstats.engine.cards import HIDDEN, card_text
+from simstats.engine.deals import deal_deck
+from simstats.engine.games import GAMES, get_game
 from simstats.engine.moves import apply_move, lay_out, status
 from simstats.engine.notation import move_text, parse_move
 from simstats.engine.observe import Observation, blank_observation, observe
 from simstats.engine.state import CAPACITY, LENGTHS, ONGOING, new_state
-from simstats.games import GAMES, get_game
 from simstats.policies import api, resolve_policy
 
 

@@ -8,16 +8,16 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from simstats.cards import HIDDEN
-from simstats.deals import deal_deck, policy_salt, start_stream
+from simstats.engine.cards import HIDDEN
+from simstats.engine.deals import deal_deck, policy_salt, start_stream
+from simstats.engine.games import GAMES, get_game
 from simstats.engine.moves import apply_move, foundation_top, lay_out, status
 from simstats.engine.notation import parse_move
 from simstats.engine.observe import Observation, blank_observation, observe
 from simstats.engine.state import CAPACITY, FOUNDATIONS, LENGTHS, ONGOING, STOCK, new_state
-from simstats.games import GAMES, get_game
 from simstats.policies import BUILTINS, PolicyError, resolve_policy, rollout
 from simstats.registry import DEFAULT_POLICIES
-from simstats.simulate import run_compiled
+from simstats.run.compiled_play import run_compiled
 
 
 def rollout_buffers() -> tuple[np.ndarray, np.ndarray]:

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from processes import run_into
 
-from simstats.records import read_wins
+from simstats.run.records import read_wins
 from simstats.stats import unpaired_difference_interval
 
 PLUGIN = "examples/greedy_cells.py:GreedyCells"

@@ -16,9 +16,9 @@ from nbclient import NotebookClient
 
 import simstats
 from simstats.cli import main
-from simstats.plots import FIGURES
-from simstats.report import NotARun, collect
-from simstats.run_options import policy_parameters
+from simstats.report.plots import FIGURES
+from simstats.report.summary import NotARun, collect
+from simstats.run.options import policy_parameters
 from simstats.stats import mcnemar_exact_p
 
 ROOT = Path(__file__).resolve().parents[2]

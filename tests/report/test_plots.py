@@ -8,8 +8,8 @@ import itertools
 import matplotlib
 import pytest
 
-from simstats.plots import FIGURES, key_comparisons, save_figure
-from simstats.report import collect
+from simstats.report.plots import FIGURES, key_comparisons, save_figure
+from simstats.report.summary import collect
 
 matplotlib.use("Agg")
 

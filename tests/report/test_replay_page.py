@@ -11,9 +11,9 @@ import pytest
 import reference_rules as ref
 from browser import console_errors, headless_chromium, screenshot_is_not_blank
 
-from simstats.deals import deal_deck
-from simstats.games import get_game
-from simstats.simulate import DealInPlay
+from simstats.engine.deals import deal_deck
+from simstats.engine.games import get_game
+from simstats.run.move_by_move import DealInPlay
 
 
 @pytest.fixture(scope="module")

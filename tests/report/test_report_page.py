@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 from browser import console_errors, headless_chromium, screenshot_is_not_blank
 
-from simstats.plots import FIGURES
-from simstats.report import collect
-from simstats.report_page import report_page
+from simstats.report.page import report_page
+from simstats.report.plots import FIGURES
+from simstats.report.summary import collect
 
 GAMES = ("tournament", "napoleons-flank")
 POLICIES = ("foundation-only", "dig", "oracle[budget=1e4]")

@@ -9,9 +9,9 @@ import sys
 import pytest
 import reference_rules as ref
 
-from simstats.cards import card_text
-from simstats.deals import deal_deck
-from simstats.games import get_game
+from simstats.engine.cards import card_text
+from simstats.engine.deals import deal_deck
+from simstats.engine.games import get_game
 
 
 @pytest.fixture

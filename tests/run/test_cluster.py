@@ -132,7 +132,7 @@ def test_a_dask_run_holds_its_folder_and_ctrl_c_stops_it_quickly_to_resume_ident
 
 
 def test_an_unreachable_scheduler_fails_in_one_line(cli, tmp_path, monkeypatch):
-    from simstats import cluster
+    from simstats.run import cluster
 
     monkeypatch.setattr(cluster, "CONNECT_SECONDS", 2)  # what is tested is the message
     started = time.time()

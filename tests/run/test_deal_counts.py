@@ -16,7 +16,7 @@ import pytest
 from processes import run_into
 
 from simstats.notebook import load_run, play_run
-from simstats.run_options import RunOptions, policies_and_counts, split_policy_count
+from simstats.run.options import RunOptions, policies_and_counts, split_policy_count
 
 # dig plays --games (1,200), random its own 300 and foundation-only its own 2,000 (more)
 COUNTS = {"dig": 1200, "random": 300, "foundation-only": 2000}

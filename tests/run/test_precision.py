@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 from processes import run_into
 
-from simstats.precision import chunk_size_for_target, deals_needed, half_width
+from simstats.run.precision import chunk_size_for_target, deals_needed, half_width
 from simstats.stats import wilson_interval
 
 # Cells that stop after one chunk, after a few, and one (Cicely dig) that needs 10 of 100 deals.

@@ -16,8 +16,8 @@ import pytest
 from processes import default_ctrl_c, run_into
 
 from simstats.cli import DealCount
-from simstats.report import us_per_deal
-from simstats.run_options import RunOptions, chunk_size_for, policy_parameters
+from simstats.report.summary import us_per_deal
+from simstats.run.options import RunOptions, chunk_size_for, policy_parameters
 from simstats.search import SEARCH_VERSION
 
 GAMES = ("--game", "cicely", "--game", "tournament")
@@ -303,8 +303,8 @@ def test_a_chunk_that_kills_its_worker_twice_stops_the_run_naming_it(cli, tmp_pa
         "        self.first = False\n"
         "        return None\n"
     )
-    from simstats.deals import deal_deck
-    from simstats.games import get_game
+    from simstats.engine.deals import deal_deck
+    from simstats.engine.games import get_game
 
     # find a deal of seed 0 whose kingsdown T0 card is 2S: that deal's chunk always dies
     deal = next(i for i in range(10_000)

@@ -91,7 +91,7 @@ def test_a_full_disk_ends_in_one_line_and_the_same_command_resumes(cli, tmp_path
     run never interrupted."""
     import errno
 
-    from simstats import records, runner
+    from simstats.run import records, runner
 
     write = records.write_chunk
 

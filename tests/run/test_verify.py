@@ -15,8 +15,8 @@ import pyarrow.parquet as pq
 import pytest
 from processes import run_into
 
-from simstats.records import chunk_digest, read_wins
-from simstats.verify import Check, sample_checks
+from simstats.run.records import chunk_digest, read_wins
+from simstats.run.verify import Check, sample_checks
 
 ROOT = Path(__file__).parents[2]
 RUN = ["run", "--games", "1200", "--game", "cicely", "--game", "tournament",
@@ -75,8 +75,8 @@ def test_a_sample_takes_a_share_of_each_game_and_policy_and_is_the_same_every_ti
 
 
 def _chunks(run: Path):
-    from simstats.run_options import plan_chunks
-    from simstats.verify import options_of
+    from simstats.run.options import plan_chunks
+    from simstats.run.verify import options_of
 
     return plan_chunks(options_of(json.loads((run / "manifest.json").read_text())))
 

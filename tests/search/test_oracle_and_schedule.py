@@ -13,10 +13,12 @@ from positions import make_state
 from search_helpers import TOURNAMENT, laid_out, memo_schedule
 
 from simstats import trace
-from simstats.deals import deal_deck
+from simstats.engine.deals import deal_deck
+from simstats.engine.games import get_game
 from simstats.engine.state import WON_AT
-from simstats.games import get_game
 from simstats.policies import resolve_policy
+from simstats.run.compiled_play import run_compiled
+from simstats.run.solve import solve_deal
 from simstats.search import (
     NODES,
     ORDER_SEED,
@@ -25,7 +27,6 @@ from simstats.search import (
     search_buffers,
     solve,
 )
-from simstats.simulate import run_compiled, solve_deal
 
 
 def test_the_oracle_counts_every_search_against_its_budget():
@@ -185,7 +186,7 @@ def test_a_run_labels_the_oracle_and_compares_it_with_the_best_policy(cli, tmp_p
 def test_the_oracle_interval_brackets_its_unknown_deals():
     import pandas as pd
 
-    from simstats.report import Tally
+    from simstats.report.summary import Tally
     from simstats.stats import wilson_interval
 
     tally = Tally()

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from search_helpers import line_of, memo_schedule, replay
 
+from simstats.engine.games import get_game
 from simstats.engine.moves import apply_move, foundation_cards, legal_moves
 from simstats.engine.state import (
     CAPACITY,
@@ -25,7 +26,6 @@ from simstats.engine.state import (
     STOCK,
     TABLEAU,
 )
-from simstats.games import get_game
 from simstats.search import SEARCH_LOST, SEARCH_WON, new_memo, search_buffers, solve
 
 # --- the pruning (safe moves, transfer plays, first empty cell, fingerprints) against a plain

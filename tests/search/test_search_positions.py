@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 from positions import make_state
 from search_helpers import TOURNAMENT, laid_out, line_of, replay
 
-from simstats.cards import card_suit
-from simstats.deals import deal_deck
 from simstats.engine import rules as R
+from simstats.engine.cards import card_suit
+from simstats.engine.deals import deal_deck
+from simstats.engine.games import get_game
 from simstats.engine.moves import (
     apply_move,
     fits_foundation,
@@ -32,7 +33,7 @@ from simstats.engine.state import (
     TABLEAU,
     new_state,
 )
-from simstats.games import get_game
+from simstats.run.solve import solve_deal
 from simstats.search import (
     BEST_LENGTH,
     DEEP,
@@ -45,7 +46,6 @@ from simstats.search import (
 )
 from simstats.search.fingerprint import home_key
 from simstats.search.safe_moves import fitting_cards
-from simstats.simulate import solve_deal
 
 ALL_HOME_BUT_CLUBS = [0, 13, 13, 13, 13, 13, 13, 13]
 
@@ -288,7 +288,7 @@ def test_a_deal_comes_last_only_where_it_buries_the_reserve(game_id):
 
 
 def test_each_game_declares_its_proof_of_safe_plays_and_a_new_game_inherits_none():
-    from simstats.games import GAMES, TOURNAMENT_RULES, Game
+    from simstats.engine.games import GAMES, TOURNAMENT_RULES, Game
     from simstats.search.safe_moves import safe_move
 
     assert {g.id: int(g.array[R.SOLVER_PROOF]) for g in GAMES.values()} == {

@@ -3,8 +3,8 @@ hidden card is shown as hidden, exactly as the player sees it."""
 
 from __future__ import annotations
 
-from .cards import SUITS
-from .engine.observe import Observation
+from ..engine.cards import SUITS
+from ..engine.observe import Observation
 
 HIDDEN_MARK = "##"
 SUIT_SYMBOLS = dict(zip(SUITS, "♣♦♥♠", strict=True))

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .engine.rules import (
+from .rules import (
     BUILD_DOWN_ALTERNATE_COLOUR,
     BUILD_NONE,
     BUILD_SUIT_UP_OR_DOWN,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .jit import jit_inline
+from ..jit import jit_inline
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"

@@ -1,17 +1,18 @@
 """The compiled play loops: a compiled policy's deals played in one call, and one choice made
 move by move; the generated module of each policy (policies/compiled.py) wraps these. Only what
 compiled code reads lives here (jit.fingerprint keys each policy's cached loop on this module
-and what it imports), never Python-side playing, traces or reports (simulate.py).
+and what it imports), never Python-side playing, traces or reports (move_by_move.py,
+compiled_play.py).
 """
 
 from __future__ import annotations
 
 from collections import namedtuple
 
-from .deals import shuffled_deck, start_stream
-from .engine.moves import apply_move, foundation_cards, is_legal, lay_out, status
-from .engine.observe import observe
-from .engine.state import (
+from ..engine.deals import shuffled_deck, start_stream
+from ..engine.moves import apply_move, foundation_cards, is_legal, lay_out, status
+from ..engine.observe import observe
+from ..engine.state import (
     DEALS,
     DEALS_AT,
     END_AT,
@@ -28,9 +29,9 @@ from .engine.state import (
     WON,
     WON_AT,
 )
-from .jit import jit, jit_inline
-from .policies.api import forget_legal_moves
-from .search import (
+from ..jit import jit, jit_inline
+from ..policies.api import forget_legal_moves
+from ..search import (
     SEARCH_LOST,
     SEARCH_WON,
     played_line,

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .registry import is_oracle, policy_label
-from .stats import percent_text, wilson_interval
+from ..registry import is_oracle, policy_label
+from ..stats import percent_text, wilson_interval
 
 GAME_COLOURS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown")
 POLICY_MARKERS = "osD^v<>Ph*X"

@@ -11,8 +11,10 @@ from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
 
-from .deals import DEAL_STREAM_VERSION
-from .engine import RULES_VERSION
+from ..engine import RULES_VERSION
+from ..engine.deals import DEAL_STREAM_VERSION
+from ..version import __version__
+from .options import RunOptions, plan_chunks
 from .records import (
     DAMAGED_DIR,
     DEALS_DIR,
@@ -27,8 +29,6 @@ from .records import (
     remove_partial_files,
     write_json_atomically,
 )
-from .run_options import RunOptions, plan_chunks
-from .version import __version__
 
 log = logging.getLogger("simstats")
 LOCK = ".lock"  # in the run folder: held by the run that writes it (RunFolder._lock)

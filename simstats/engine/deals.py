@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..jit import jit, jit_inline
 from .cards import DECK_SIZE, DeckError, read_deck_bytes
-from .engine.moves import needs_reshuffle
-from .jit import jit, jit_inline
+from .moves import needs_reshuffle
 
 DEAL_STREAM_VERSION = 1
 

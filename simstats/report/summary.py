@@ -10,9 +10,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .engine.state import END_NAMES, OUTCOME_COLUMNS
-from .games import GAMES, Game
-from .records import (
+from ..engine.games import GAMES, Game
+from ..engine.state import END_NAMES, OUTCOME_COLUMNS
+from ..registry import is_oracle, policy_label
+from ..run.records import (
     DEALS_DIR,
     Chunk,
     deals_by_policy,
@@ -22,9 +23,7 @@ from .records import (
     write_text_atomically,
     write_wins,
 )
-from .registry import is_oracle, policy_label
-from .report_page import report_page
-from .stats import (
+from ..stats import (
     mcnemar_exact_p,
     paired_difference_interval,
     percent_text,
@@ -32,6 +31,7 @@ from .stats import (
     unpaired_difference_interval,
     wilson_interval,
 )
+from .page import report_page
 
 SUMMARY_COLUMNS = (
     "game", "policy", "n_deals", "wins", "win_rate", "ci_low", "ci_high",

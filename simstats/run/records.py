@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from .engine.state import END_AT, END_NAMES, OUTCOME_FIELDS
+from ..engine.state import END_AT, END_NAMES, OUTCOME_FIELDS
 
 DEALS_DIR = "deals"
 MANIFEST = "manifest.json"

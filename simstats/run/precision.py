@@ -14,8 +14,8 @@ import math
 
 import pyarrow.parquet as pq
 
+from ..stats import wilson_interval
 from .records import DEALS_DIR, Chunk
-from .stats import wilson_interval
 
 UNCOUNTED_DIR = "uncounted"  # chunks played beyond a cell's counted prefix, kept
 STOPPED = "stopped"  # in the manifest: cell -> {"deals": counted, "by": "precision" | "deals"}

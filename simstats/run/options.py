@@ -10,14 +10,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from .deals import DEAL_STREAM_VERSION
-from .engine import RULES_VERSION
-from .policies import resolve_policy
+from ..engine import RULES_VERSION
+from ..engine.deals import DEAL_STREAM_VERSION
+from ..policies import resolve_policy
+from ..search import SEARCH_VERSION
 from .records import (
     Chunk,
     read_manifest,
 )
-from .search import SEARCH_VERSION
 
 DEFAULT_CHUNK_SIZE = 50_000  # the most deals of a chunk that chunk_size_for chooses
 LEAST_DEFAULT_CHUNK = 1_000  # and the fewest, unless the run has fewer deals

@@ -13,9 +13,10 @@ import html
 import json
 from pathlib import Path
 
-from .cards import DeckError, parse_deck
-from .games import UnknownGame, get_game
-from .simulate import DealInPlay, Playthrough
+from ..engine.cards import DeckError, parse_deck
+from ..engine.games import UnknownGame, get_game
+from ..run.move_by_move import DealInPlay
+from ..run.playthrough import Playthrough
 
 
 class TraceError(ValueError):

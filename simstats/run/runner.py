@@ -22,10 +22,14 @@ from pathlib import Path
 
 import numpy as np
 
-from .deals import deal_deck
-from .engine.state import OUTCOME_COLUMNS, WON_AT
-from .games import get_game
-from .policies import PolicyError, resolve_policy
+from ..engine.deals import deal_deck
+from ..engine.games import get_game
+from ..engine.state import OUTCOME_COLUMNS, WON_AT
+from ..policies import PolicyError, resolve_policy
+from .compiled_play import compiled_player
+from .folder import RunFolder, held_lock
+from .move_by_move import play_deck
+from .options import RunOptions, counted, plan_chunks
 from .records import (
     DEALS_DIR,
     INFLIGHT,
@@ -38,9 +42,6 @@ from .records import (
     outcome_table,
     write_chunk,
 )
-from .run_folder import RunFolder, held_lock
-from .run_options import RunOptions, counted, plan_chunks
-from .simulate import compiled_player, play_deck
 
 log = logging.getLogger("simstats")
 PARENT_WATCH_SECONDS = 0.5  # how often a worker checks that the run still lives

@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from .games import GAMES
-from .records import (
+from ..engine.games import GAMES
+from ..run.records import (
     DEALS_DIR,
     WINS_FILE,
     Chunk,
@@ -30,7 +30,7 @@ from .records import (
     read_wins,
     wins_by_deal,
 )
-from .report import COMPARISON_COLUMNS, paired_row, unpaired_row
+from .summary import COMPARISON_COLUMNS, paired_row, unpaired_row
 
 # Columns of `simstats compare`: the cells as given, then those of the report's comparisons.
 COMPARE_COLUMNS = ("a", "b", *COMPARISON_COLUMNS[1:])

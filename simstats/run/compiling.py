@@ -12,12 +12,14 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 
-from .deals import deal_deck
-from .games import get_game
-from .policies import PolicyError, resolve_policy
-from .policies.compiled import is_cached
-from .registry import BUILTIN_CLASSES, ORACLE_CLASSES
-from .simulate import DealInPlay, compiled_player, solve_deal, start_policy
+from ..engine.deals import deal_deck
+from ..engine.games import get_game
+from ..policies import PolicyError, resolve_policy
+from ..policies.compiled import is_cached
+from ..registry import BUILTIN_CLASSES, ORACLE_CLASSES
+from .compiled_play import compiled_player
+from .move_by_move import DealInPlay, start_policy
+from .solve import solve_deal
 
 # The oracle's search as `simstats solve` runs it, stopped at once: enough to compile it.
 ORACLE_WARM_UP_BUDGET = 1

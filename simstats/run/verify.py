@@ -20,10 +20,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .deals import DEAL_STREAM_VERSION
-from .engine import RULES_VERSION
-from .engine.state import END_AT, END_NAMES, OUTCOME_COLUMNS, WON_AT
-from .policies import PolicyError
+from ..engine import RULES_VERSION
+from ..engine.deals import DEAL_STREAM_VERSION
+from ..engine.state import END_AT, END_NAMES, OUTCOME_COLUMNS, WON_AT
+from ..policies import PolicyError
+from ..search import SEARCH_VERSION
+from .options import RunOptions, plan_chunks, policy_parameters
 from .records import (
     DEALS_DIR,
     MANIFEST,
@@ -34,9 +36,7 @@ from .records import (
     read_manifest,
     read_wins,
 )
-from .run_options import RunOptions, plan_chunks, policy_parameters
 from .runner import play_chunk
-from .search import SEARCH_VERSION
 
 SHOWN_DIFFERENCES = 3  # deals named when outcomes differ
 
