@@ -7,6 +7,10 @@ with ``choose(obs) -> move text | None`` and optionally ``reset(game, rng)``; it
 is a built-in ('dig', 'lookahead[depth=3]'), 'package.module:Name', 'path/to/file.py:Name'
 (either with parameters in brackets), or an installed plugin in the entry-point group
 'simstats.policies'.
+
+`resolve_policy` parses a name once into a `PolicySpec` (spec.py: its name, class and typed
+parameter values); `spec.make()` gives a player to play move by move, for a compiled policy a
+`CompiledPlayer` (compiled.py).
 """
 
 from __future__ import annotations
@@ -15,68 +19,28 @@ import hashlib
 import importlib
 import importlib.util
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Protocol
 
-import numpy as np
-
-from ..engine.deals import policy_salt, start_stream
-from ..engine.notation import move_text
 from ..engine.observe import Observation
-from ..engine.state import MAX_LEGAL_MOVES, NO_MOVE
 from ..registry import BUILTIN_CLASSES, ORACLE_CLASSES
 from ..registry import is_oracle as is_oracle
 from ..registry import policy_label as policy_label
 from .api import is_compiled_policy
-from .compiled import PolicyCode, PolicyError, compiled_choice, parse_values
+from .compiled import CompiledPlayer as CompiledPlayer
 from .compiled import PolicyCompileError as PolicyCompileError
+from .compiled import PolicyError
+from .spec import PolicySpec, parse_values
 
 ENTRY_POINT_GROUP = "simstats.policies"
 
 
+class PythonPolicy(Protocol):
+    """A plain-Python policy: `choose` gets what the player sees and returns a legal move's text,
+    or None to resign; `reset`, if it has one, starts each deal with the policy's own stream."""
 
-class Policy(Protocol):
     def choose(self, obs: Observation) -> str | None: ...
-
-
-class CompiledPlayer:
-    """A compiled policy played move by move from Python (play, traces, notebooks): the same
-    compiled choose the loop calls, with its own memory and random stream."""
-
-    def __init__(self, name: str, code: PolicyCode):
-        self.name = name
-        self.code = code
-        self._params = code.params()
-        self._memory, self._memory_bytes, self._reset = code.new_memory()
-        self._stream = np.zeros(1, dtype=np.uint64)
-        self._legal = np.empty(MAX_LEGAL_MOVES + 1, dtype=np.int64)  # the view's move list
-
-    def seed_stream(self, seed: int, deal: int) -> None:
-        """Key this policy's random stream to (seed, deal, name), docs/rules.md section 11,
-        and forget the last deal (a policy remembers only the deal it is playing)."""
-        start_stream(self._stream, seed, deal, policy_salt(self.name))
-        self._memory_bytes[: len(self._reset)] = self._reset
-
-    def choose(self, obs: Observation) -> str | None:
-        move = compiled_choice(self, obs)
-        return None if move == NO_MOVE else move_text(int(move))
-
-
-@dataclass(frozen=True)
-class PolicySpec:
-    """A policy as named on the command line: how to make it and what it is."""
-
-    name: str
-    description: str
-    factory: Callable[[], Any]
-    source: str = "built-in"
-    compiled: PolicyCode | None = field(default=None, compare=False)
-
-    def make(self) -> Any:
-        return self.factory()
 
 
 def _split_parameters(name: str) -> tuple[str, dict[str, str]]:
@@ -110,16 +74,7 @@ def _compiled_spec(name: str, cls: type, reference: str, given: dict[str, str],
         getattr(cls, "check", lambda values: None)(values)
     except ValueError as error:
         raise PolicyError(f"policy {name!r}: {error}") from None
-    code = PolicyCode(cls, values, reference, oracle=hasattr(cls, "fair_player"))
-    factory = _not_a_player(name) if code.oracle else (lambda: CompiledPlayer(name, code))
-    return PolicySpec(name, _first_line(cls), factory, source, code)
-
-
-def _not_a_player(name: str):
-    def refuse():
-        raise PolicyError(f"{name} is a perfect-information oracle, not a player: use "
-                          "`simstats solve`, or `simstats run --policy oracle`")
-    return refuse
+    return PolicySpec(name, _first_line(cls), cls, source, values, reference, compiled=True)
 
 
 def _class_at(reference: str) -> type:
@@ -127,8 +82,7 @@ def _class_at(reference: str) -> type:
     return getattr(importlib.import_module(module), attribute)
 
 
-def _builtin(name: str) -> PolicySpec | None:
-    base, given = _split_parameters(name)
+def _builtin(name: str, base: str, given: dict[str, str]) -> PolicySpec | None:
     reference = BUILTIN_CLASSES.get(base) or ORACLE_CLASSES.get(base)
     if reference is None:
         return None
@@ -141,7 +95,7 @@ class _Builtins(dict):
     def __missing__(self, name: str) -> PolicySpec:
         if name not in BUILTIN_CLASSES:
             raise KeyError(name)
-        self[name] = _builtin(name)
+        self[name] = _builtin(name, name, {})
         return self[name]
 
     def __iter__(self):
@@ -202,11 +156,10 @@ def _from_object(name: str, obj: Any, where: str, given: dict[str, str]) -> Poli
         raise PolicyError(f"policy {name!r}: {where!r} has no policy class or factory there")
     if given:
         raise PolicyError(f"policy {name!r}: only compiled policies take parameters")
-    return PolicySpec(name, _first_line(obj), obj, source=where)
+    return PolicySpec(name, _first_line(obj), obj, where)
 
 
-def _from_reference(name: str) -> PolicySpec:
-    reference, given = _split_parameters(name)
+def _from_reference(name: str, reference: str, given: dict[str, str]) -> PolicySpec:
     where, _, attribute = reference.rpartition(":")
     if where.endswith(".py"):
         module = _load_module_from_file(Path(where))
@@ -233,15 +186,25 @@ def _from_entry_point(ep, name: str | None = None, given: dict | None = None) ->
     return _from_object(name or ep.name, obj, ep.value, given or {})
 
 
+_RESOLVED: dict[str, PolicySpec] = {}
+
+
 def resolve_policy(name: str) -> PolicySpec:
     """The policy named `name`: built-in, 'module:Name', 'file.py:Name', or a plugin; any of
-    them compiled may carry parameters in brackets."""
+    them compiled may carry parameters in brackets. The name is parsed once a process: the same
+    name gives the same PolicySpec."""
     if name in BUILTINS:
         return BUILTINS[name]
+    if name not in _RESOLVED:
+        _RESOLVED[name] = _parsed(name)
+    return _RESOLVED[name]
+
+
+def _parsed(name: str) -> PolicySpec:
     base, given = _split_parameters(name)
     if ":" in base:
-        return _from_reference(name)
-    spec = _builtin(name)
+        return _from_reference(name, base, given)
+    spec = _builtin(name, base, given)
     if spec is not None:
         return spec
     plugins = plugin_entry_points()
@@ -260,19 +223,17 @@ def describe_policy(name: str) -> list[str]:
 
     spec = resolve_policy(name)
     lines = [f"{spec.name}: {spec.description} [{spec.source}]"]
-    code = spec.compiled
-    if code is None:
+    if not spec.compiled:
         return [*lines, "no parameters (a Python policy)"]
-    parameters = code.cls.parameters
+    parameters = spec.cls.parameters
     if not parameters:
         return [*lines, "no parameters"]
-    base = spec.name.partition("[")[0]
-    lines.append(f"parameters (in brackets: {base}[name=value,...]): name, type, default, "
+    lines.append(f"parameters (in brackets: {spec.base}[name=value,...]): name, type, default, "
                  "range, meaning")
     lines += [f"  {line}".rstrip() for line in listing(parameters)]
-    if code.oracle:
+    if spec.oracle:
         player = next((n for n, ref in BUILTIN_CLASSES.items()
-                       if _class_at(ref) is code.player_class), "its fair player")
+                       if _class_at(ref) is spec.player_class), "its fair player")
         lines.append(f"it plays first as {player}, with {player}'s defaults "
                      f"(simstats policies {player})")
     return lines

@@ -20,28 +20,27 @@ from .loops import ILLEGAL_CHOICE, PlayWork
 def run_compiled(game: Game, spec: PolicySpec, seed: int, first_deal: int, count: int,
                  on_compile=None):
     """Outcomes of `count` deals from `first_deal` as an int32 array (columns OUTCOME_COLUMNS)."""
-    return compiled_player(game, spec, seed, on_compile)(first_deal, count)
+    return prepared_loop(game, spec, seed, on_compile)(first_deal, count)
 
 
-def compiled_player(game: Game, spec: PolicySpec, seed: int, on_compile=None):
+def prepared_loop(game: Game, spec: PolicySpec, seed: int, on_compile=None):
     """`play(first_deal, count)`, which returns run_compiled's outcomes, with the policy's code
     compiled (or loaded from the cache) and its memory made first: what `play` then takes is
     the deals' time alone."""
-    code = spec.compiled
-    loop = compiled_loop(spec, on_compile)
-    memory, memory_bytes, reset = code.new_memory()
+    loop = loop_module(spec, on_compile)
+    memory, memory_bytes, reset = spec.new_memory()
     obs = blank_observation()
     work = PlayWork(state=new_state(), player_view=new_view(obs, game.array),
                     deck=np.empty(DECK_SIZE, dtype=np.int16),
                     deck_stream=np.zeros(1, dtype=np.uint64), stream=np.zeros(1, dtype=np.uint64),
                     memory=memory, memory_bytes=memory_bytes, reset=reset)
-    args = (game.array, code.params(), code.oracle_budget(), policy_salt(spec.name), seed)
+    args = (game.array, spec.params(), spec.oracle_budget(), policy_salt(spec.name), seed)
     try:
         loop.play_deals(*args, 0, 0, np.empty((0, len(OUTCOME_COLUMNS)), dtype=np.int32),
                         work)  # compiles, or loads, and plays nothing
     except Exception as error:
         raise PolicyCompileError(f"policy {spec.name!r}: "
-                                 + compile_reason(error, code.player_class)) from None
+                                 + compile_reason(error, spec.player_class)) from None
 
     def play(first_deal: int, count: int) -> np.ndarray:
         out = np.empty((count, len(OUTCOME_COLUMNS)), dtype=np.int32)
@@ -69,8 +68,3 @@ def _failing_deal(loop, args, first_deal: int, count: int, work) -> int | str:
         except Exception:
             return deal
     return f"{first_deal}-{first_deal + count - 1}"
-
-
-def compiled_loop(spec: PolicySpec, on_compile=None):
-    """The policy's generated loop module (compiled, or loaded from the cache)."""
-    return loop_module(spec.name, spec.compiled, on_compile)

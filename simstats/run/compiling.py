@@ -17,7 +17,7 @@ from ..engine.games import get_game
 from ..policies import PolicyError, resolve_policy
 from ..policies.compiled import is_cached
 from ..registry import BUILTIN_CLASSES, ORACLE_CLASSES
-from .compiled_play import compiled_player
+from .compiled_play import prepared_loop
 from .move_by_move import DealInPlay, start_policy
 from .solve import solve_deal
 
@@ -44,7 +44,7 @@ def all_compiled_policies() -> list[str]:
 def uncached(names: Iterable[str]) -> list[str]:
     """Those of policies `names` whose compiled loop is not in this machine's cache (checked
     without compiling or loading anything)."""
-    return [name for name in names if not is_cached(resolve_policy(name).compiled)]
+    return [name for name in names if not is_cached(resolve_policy(name))]
 
 
 def build(name: str) -> Built:
@@ -53,9 +53,9 @@ def build(name: str) -> Built:
     spec = resolve_policy(name)
     compiled: list[bool] = []
     game = get_game("tournament")
-    compiled_player(game, spec, 0, on_compile=lambda _code: compiled.append(True))
+    prepared_loop(game, spec, 0, on_compile=lambda _spec: compiled.append(True))
     deck, reshuffles = deal_deck(game.array, 0, 0)
-    if spec.compiled.oracle:
+    if spec.oracle:
         solve_deal(game, deck, ORACLE_WARM_UP_BUDGET, 0, 0, reshuffles)
     else:
         player = spec.make()
@@ -70,7 +70,7 @@ def build_all(names: Iterable[str], workers: int,
     `on_built` hears of each as it ends. Each policy's name is checked before any compiling."""
     names = list(dict.fromkeys(names))
     for name in names:
-        if resolve_policy(name).compiled is None:
+        if not resolve_policy(name).compiled:
             raise PolicyError(f"policy {name!r} is plain Python: it has nothing to compile")
     done: list[Built] = []
     # Forked: a worker starts with the package imported, and a policy given by file is found.

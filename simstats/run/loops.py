@@ -42,7 +42,7 @@ from ..search import (
 # The end code of a deal whose policy chose an illegal move (the caller names the deal).
 ILLEGAL_CHOICE = -2
 
-# What a batch of deals is played with, made once for a policy (simulate.compiled_player): the
+# What a batch of deals is played with, made once for a policy (compiled_play.prepared_loop): the
 # state, the player's view of it, the deck, the deck's and the policy's random streams, and
 # the policy's memory record, as bytes too, with the bytes that clear it before each deal.
 PlayWork = namedtuple("PlayWork", ("state", "player_view", "deck", "deck_stream", "stream",

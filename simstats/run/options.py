@@ -157,18 +157,18 @@ def policy_parameters(name: str) -> dict | None:
     """Every parameter value a policy plays with, its defaults included; None for a Python
     policy, which has none. The oracle first plays as its fair player, whose values are the
     `player.` ones."""
-    code = resolve_policy(name).compiled
-    if code is None:
+    spec = resolve_policy(name)
+    if not spec.compiled:
         return None
-    values = {key: float(value) for key, value in code.values.items()}
-    if code.oracle:
-        values.update({f"player.{key}": float(value) for key, value in code.player_values.items()})
+    values = {key: float(value) for key, value in spec.values.items()}
+    if spec.oracle:
+        values.update({f"player.{key}": float(value) for key, value in spec.player_values.items()})
     return values
 
 
 def policy_searches(name: str) -> bool:
-    code = resolve_policy(name).compiled
-    return code is not None and code.searches
+    spec = resolve_policy(name)
+    return spec.compiled and spec.searches
 
 
 def plan_chunks(options: RunOptions) -> list[Chunk]:

@@ -26,7 +26,7 @@ from ..engine.deals import deal_deck
 from ..engine.games import get_game
 from ..engine.state import OUTCOME_COLUMNS, WON_AT
 from ..policies import PolicyError, resolve_policy
-from .compiled_play import compiled_player
+from .compiled_play import prepared_loop
 from .folder import RunFolder, held_lock
 from .move_by_move import play_deck
 from .options import RunOptions, counted, plan_chunks
@@ -58,8 +58,8 @@ def play_chunk(chunk: Chunk, seed: int,
     spec = resolve_policy(chunk.policy)
     if deals is None:
         deals = tuple(range(chunk.start, chunk.start + chunk.count))
-    if spec.compiled is not None:
-        play = compiled_player(game, spec, seed)
+    if spec.compiled:
+        play = prepared_loop(game, spec, seed)
         started = time.perf_counter()
         if len(deals) == chunk.count:  # the whole chunk: one call
             return play(chunk.start, chunk.count), time.perf_counter() - started
@@ -176,13 +176,13 @@ def warm_up(options: RunOptions, echo: Callable[[str], None] = print) -> None:
 
     for policy in options.policies:
         spec = resolve_policy(policy)
-        if spec.compiled is not None:
+        if spec.compiled:
             def compiling(_code, name=policy) -> None:
                 echo(f"compiling {name} for this machine (once: later runs load it from the "
                      "cache)...")
 
             try:
-                compiled_player(get_game(options.game_ids[0]), spec, 0, on_compile=compiling)
+                prepared_loop(get_game(options.game_ids[0]), spec, 0, on_compile=compiling)
             except PolicyError as error:
                 raise RunRefused(str(error)) from None
 

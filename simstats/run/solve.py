@@ -34,7 +34,7 @@ def solve_deal(game: Game, deck, budget: int, seed: int = 0, deal: int | None = 
     from ..search import NODES, RESULT_NAMES, search_buffers
 
     fair = play_deck(game, BUILTINS["solver"], deck, seed, deal, reshuffles)
-    name = "oracle" if budget == resolve_policy("oracle").compiled.values["budget"] else (
+    name = "oracle" if budget == resolve_policy("oracle").values["budget"] else (
         f"oracle[budget={budget}]")
     if fair.outcome.won:
         fair.policy = name

@@ -20,13 +20,26 @@ def module_name(path: Path) -> str:
     return name.removesuffix(".__init__")
 
 
+def imports_that_run(tree: ast.AST):
+    """Every node of `tree` but those under `if TYPE_CHECKING:`, whose imports never run (they
+    name types for annotations, docs/architecture.md's one exception to the import rule)."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            todo.extend(node.orelse)
+        else:
+            todo.extend(ast.iter_child_nodes(node))
+
+
 def import_graph() -> dict[str, set[str]]:
     """Module -> the package modules it imports (at any level of the file, lazily or not)."""
     modules = {module_name(p): p for p in PACKAGE.rglob("*.py")}
     graph: dict[str, set[str]] = {name: set() for name in modules}
     for name, path in modules.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in imports_that_run(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.level:
                 base = package
                 for _ in range(node.level - 1):

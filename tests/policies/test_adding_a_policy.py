@@ -48,7 +48,7 @@ def test_it_is_listed_as_a_built_in_and_takes_its_parameter(home_first):
     listed = {name: (line, source) for name, line, source in list_policies()}
     assert listed[home_first] == ("foundation moves; else deal, else redeal; resigns after "
                                   "`patience` deals and redeals", "built-in")
-    assert resolve_policy(f"{home_first}[patience=1]").compiled.values == {"patience": 1}
+    assert resolve_policy(f"{home_first}[patience=1]").values == {"patience": 1}
     lines = [line.split() for line in describe_policy(home_first)]
     assert ["patience", "int", "100", "at", "least", "0", "deals"] in [row[:7] for row in lines]
     with pytest.raises(PolicyError, match="patience is an int, not '1.5'"):

@@ -23,7 +23,7 @@ def names(files) -> set[str]:
 
 def loop_reads(policy: str) -> set[str]:
     return names(set().union(*(modules_read(f) for f in
-                               modules_read_by_loop(resolve_policy(policy).compiled))))
+                               modules_read_by_loop(resolve_policy(policy)))))
 
 
 def test_what_compiled_code_reads_covers_the_modules_of_its_constants():

@@ -69,7 +69,7 @@ def test_parameters_are_declared_typed_and_checked(tmp_path):
     short = run_compiled(game, resolve_policy(f"{path}:StopAfter"), 0, 0, 5)
     longer = run_compiled(game, resolve_policy(f"{path}:StopAfter[limit=9,unused=2]"), 0, 0, 5)
     assert (short[:, 3] <= 5).all() and (longer[:, 3] > 5).any()
-    assert resolve_policy(f"{path}:StopAfter[limit=1e3]").compiled.values["limit"] == 1000
+    assert resolve_policy(f"{path}:StopAfter[limit=1e3]").values["limit"] == 1000
     for bad, says in [("limit=2.5", "limit is an int, not '2.5'"),
                       ("unused=x", "unused is a number, not 'x'"),
                       ("speed=3", "unknown parameter 'speed' (known: limit, unused)"),
@@ -106,7 +106,7 @@ def test_every_builtin_declares_itself_through_the_api():
     from simstats.policies import BUILTINS
 
     for name, spec in BUILTINS.items():
-        assert issubclass(spec.compiled.cls, api.CompiledPolicy), name
+        assert issubclass(spec.cls, api.CompiledPolicy), name
         assert spec.description and spec.description != "(no description)"
 
 

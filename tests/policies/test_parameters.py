@@ -59,18 +59,18 @@ def test_a_value_of_the_wrong_type_or_out_of_range_is_refused_in_one_line(cli, t
 
 
 def test_ints_take_64e6_flags_take_0_1_true_false_and_a_choice_its_name_or_number():
-    assert resolve_policy("oracle[budget=64e6]").compiled.values["budget"] == 64_000_000
-    assert isinstance(resolve_policy("solver[restarts=22]").compiled.values["restarts"], int)
+    assert resolve_policy("oracle[budget=64e6]").values["budget"] == 64_000_000
+    assert isinstance(resolve_policy("solver[restarts=22]").values["restarts"], int)
     for text, value in (("0", 0), ("1", 1), ("true", 1), ("false", 0)):
-        assert resolve_policy(f"solver[memo={text}]").compiled.values["memo"] == value
-    by_name = resolve_policy("rollout[base=blind-digger]").compiled
-    by_number = resolve_policy("rollout[base=3]").compiled  # as runs made before wrote it
+        assert resolve_policy(f"solver[memo={text}]").values["memo"] == value
+    by_name = resolve_policy("rollout[base=blind-digger]")
+    by_number = resolve_policy("rollout[base=3]")  # as runs made before wrote it
     assert by_name.values == by_number.values and by_name.values["base"] == 3
     assert by_name.params()["base"][0] == 3
 
 
 def test_the_record_holds_ints_for_ints_flags_and_choices_and_floats_for_numbers():
-    record = resolve_policy("planner").compiled.params()
+    record = resolve_policy("planner").params()
     assert record.dtype["restarts"].kind == "i" and record.dtype["memo"].kind == "i"
     assert record.dtype["free"].kind == "f" and record.dtype["budget"].kind == "i"
     assert record["budget"][0] == 4_000_000
@@ -101,7 +101,7 @@ def test_the_values_runs_recorded_before_are_todays_so_they_resume():
 
 def test_every_builtin_parameter_is_declared_with_its_meaning():
     for name in BUILTIN_CLASSES:
-        for key, parameter in declared(resolve_policy(name).compiled.cls.parameters).items():
+        for key, parameter in declared(resolve_policy(name).cls.parameters).items():
             assert parameter.doc, f"{name}: {key}"
 
 

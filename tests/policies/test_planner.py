@@ -256,8 +256,8 @@ def test_a_fair_playout_wins_only_what_the_fair_player_wins(game_id):
     (the same moves, the same search); one that search leaves undecided it counts as lost, and
     solver may still win it later."""
     game = get_game(game_id)
-    code = resolve_policy("planner[playout=1,effort=3000]").compiled
-    record = code.new_memory()[0].view(np.recarray)
+    spec = resolve_policy("planner[playout=1,effort=3000]")
+    record = spec.new_memory()[0].view(np.recarray)
     m = record[0]
     fair = run_compiled(game, resolve_policy("solver[budget=3000,restarts=0]"), 0, 0, 30)
     wins = 0
@@ -269,7 +269,7 @@ def test_a_fair_playout_wins_only_what_the_fair_player_wins(game_id):
         observe(walk, game.array, shown)
         m.pretend[0] = shown
         m.imagined[:] = m.seen
-        won = fair_finish(walk, game.array, code.params()[0], m.positions, m.moves, m.cursors,
+        won = fair_finish(walk, game.array, spec.params()[0], m.positions, m.moves, m.cursors,
                           m.imagined, m.shown, m.pretend, search_buffers())
         assert not won or fair[deal, WON_AT], f"deal {deal}: won by the playout, not by solver"
         wins += won

@@ -47,8 +47,11 @@ def test_builtin_policies_are_listed(cli):
 
 def test_parameters_in_brackets():
     spec = resolve_policy("lookahead[depth=1,free=2]")
-    assert spec.compiled.cls is BUILTINS["lookahead"].compiled.cls
-    assert spec.compiled.values == {**BUILTINS["lookahead"].compiled.values, "depth": 1, "free": 2}
+    assert spec.cls is BUILTINS["lookahead"].cls
+    assert spec.values == {**BUILTINS["lookahead"].values, "depth": 1, "free": 2}
+    assert (spec.name, spec.base, spec.source) == ("lookahead[depth=1,free=2]", "lookahead",
+                                                   "built-in")
+    assert type(spec.values["depth"]) is int and spec.compiled and not spec.oracle
     for bad in ("lookahead[speed=3]", "lookahead[depth=x]", "dig[depth=1]", "lookahead[depth=1",
                 "lookahead[depth]"):
         with pytest.raises(PolicyError):
@@ -86,3 +89,17 @@ def test_an_installed_plugin_package_is_discovered_and_plays(tmp_path):
     finally:
         subprocess.run([sys.executable, "-m", "pip", "uninstall", "-y", "-q",
                         "simstats-example-plugin"], capture_output=True)
+
+
+def test_a_name_is_parsed_once_into_one_spec(monkeypatch):
+    import simstats.policies as loader
+
+    parsed = []
+    split = loader._split_parameters
+    monkeypatch.setattr(loader, "_split_parameters",
+                        lambda name: parsed.append(name) or split(name))
+    name = "rollout[base=blind-digger,samples=3]"
+    first = resolve_policy(name)
+    assert resolve_policy(name) is first and parsed == [name]
+    assert first.values["base"] == 3 and first.values["samples"] == 3
+    assert resolve_policy("oracle").oracle and not resolve_policy("solver").oracle

@@ -22,7 +22,7 @@ from simstats.run.compiled_play import run_compiled
 
 def rollout_buffers() -> tuple[np.ndarray, np.ndarray]:
     """The rollout's positions and hidden-card buffer, as its workspace declares them."""
-    memory = resolve_policy("rollout").compiled.new_memory()[0][0]
+    memory = resolve_policy("rollout").new_memory()[0][0]
     return memory["positions"], memory["cards"]
 
 
@@ -160,5 +160,5 @@ def test_every_base_and_a_horizon_play_legal_games(name):
 
 
 def test_rollout_is_a_builtin_but_not_a_default_of_run():
-    assert "rollout" in BUILTINS and BUILTINS["rollout"].compiled.cls is rollout.Rollout
+    assert "rollout" in BUILTINS and BUILTINS["rollout"].cls is rollout.Rollout
     assert "rollout" not in DEFAULT_POLICIES

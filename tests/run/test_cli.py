@@ -207,4 +207,4 @@ def test_defaults_match_readme_and_the_oracle():
         return next(p.default for p in command.commands[name].params if p.name == option)
 
     assert float(default("run", "games")) == 1e6
-    assert float(default("solve", "budget")) == resolve_policy("oracle").compiled.values["budget"]
+    assert float(default("solve", "budget")) == resolve_policy("oracle").values["budget"]
