@@ -39,7 +39,7 @@ class Game:
     array: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "array", np.append(self.rules.array(), self.solver_proof))
+        object.__setattr__(self, "array", self.rules.array(self.solver_proof))
 
 
 TOURNAMENT_RULES = Rules(

@@ -6,11 +6,12 @@ game from a ``Rules`` record, so a game is described by its differences, not by 
 
 from __future__ import annotations
 
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
-# Field positions in the rules array.
+# Field positions in the rules array: a Rules field's slot is the constant named as the field in
+# capitals (n_columns -> N_COLUMNS), which Rules.array follows by name.
 N_COLUMNS = 0  # tableau columns T0..T(n-1)
 FIRST_ROW_TO_TABLEAU = 1  # the first 8 cards go one each to the tableau (else to the reserve)
 DEAL_TO_RESERVE = 2  # a deal (and the rest of the layout) falls on the reserve piles
@@ -43,7 +44,7 @@ BUILD_DOWN_ALTERNATE_COLOUR = 2
 
 @dataclass(frozen=True)
 class Rules:
-    """The ways the games differ; field order matches the constants above."""
+    """The ways the games differ, each field written to the slot of its name (N_COLUMNS, ...)."""
 
     n_columns: int
     first_row_to_tableau: bool
@@ -59,5 +60,14 @@ class Rules:
     max_redeals: int
     hide_buried: bool
 
-    def array(self) -> np.ndarray:
-        return np.array([int(v) for v in astuple(self)], dtype=np.int64)
+    def array(self, solver_proof: int = NO_PROOF) -> np.ndarray:
+        """The rules array the compiled engine reads, each field at its slot, and the proof the
+        exact search may use (SOLVER_PROOF)."""
+        out = np.zeros(N_FIELDS, dtype=np.int64)
+        for rule in fields(self):
+            out[SLOTS[rule.name]] = int(getattr(self, rule.name))
+        out[SOLVER_PROOF] = solver_proof
+        return out
+
+
+SLOTS = {rule.name: globals()[rule.name.upper()] for rule in fields(Rules)}

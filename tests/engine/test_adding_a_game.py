@@ -99,3 +99,19 @@ def test_every_card_stays_somewhere_and_hidden_cards_change_no_move(squared_cice
                 break
             apply_move(state, squared_cicely.array, parse_move(move))
     assert steps > 10
+
+
+def test_each_rule_lands_in_the_slot_of_its_name_whatever_the_field_order():
+    from dataclasses import fields
+
+    from simstats.engine import rules as R
+
+    names = [rule.name for rule in fields(R.Rules)]
+    assert sorted([*R.SLOTS.values(), R.SOLVER_PROOF]) == list(range(R.N_FIELDS))
+    distinct = R.Rules(**{name: number + 2 for number, name in enumerate(names)})
+    array = distinct.array(solver_proof=R.PROOF_NOTHING_BUILDS_ON)
+    for number, name in enumerate(names):
+        assert array[getattr(R, name.upper())] == number + 2, name
+    assert array[R.SOLVER_PROOF] == R.PROOF_NOTHING_BUILDS_ON
+    assert (games.get_game("cicely").array[: R.SOLVER_PROOF]
+            == games.get_game("cicely").rules.array()[: R.SOLVER_PROOF]).all()
