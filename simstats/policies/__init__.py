@@ -83,7 +83,7 @@ def _class_at(reference: str) -> type:
 
 
 def _builtin(name: str, base: str, given: dict[str, str]) -> PolicySpec | None:
-    reference = BUILTIN_CLASSES.get(base) or ORACLE_CLASSES.get(base)
+    reference = _registered(base)
     if reference is None:
         return None
     return _compiled_spec(name, _class_at(reference), reference, given, "built-in")
@@ -195,9 +195,14 @@ def resolve_policy(name: str) -> PolicySpec:
     name gives the same PolicySpec."""
     if name in BUILTINS:
         return BUILTINS[name]
-    if name not in _RESOLVED:
-        _RESOLVED[name] = _parsed(name)
-    return _RESOLVED[name]
+    spec = _RESOLVED.get(name)
+    if spec is None or (spec.source == "built-in" and spec.reference != _registered(spec.base)):
+        spec = _RESOLVED[name] = _parsed(name)  # parsed anew only if the registry has changed
+    return spec
+
+
+def _registered(base: str) -> str | None:
+    return BUILTIN_CLASSES.get(base) or ORACLE_CLASSES.get(base)
 
 
 def _parsed(name: str) -> PolicySpec:

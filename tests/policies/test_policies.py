@@ -103,3 +103,13 @@ def test_a_name_is_parsed_once_into_one_spec(monkeypatch):
     assert resolve_policy(name) is first and parsed == [name]
     assert first.values["base"] == 3 and first.values["samples"] == 3
     assert resolve_policy("oracle").oracle and not resolve_policy("solver").oracle
+
+
+def test_a_name_the_registry_no_longer_holds_is_not_served_from_memory(monkeypatch):
+    from simstats import registry
+
+    monkeypatch.setitem(registry.BUILTIN_CLASSES, "digger", registry.BUILTIN_CLASSES["dig"])
+    assert resolve_policy("digger[]").cls is BUILTINS["dig"].cls
+    monkeypatch.delitem(registry.BUILTIN_CLASSES, "digger")
+    with pytest.raises(PolicyError, match="unknown policy"):
+        resolve_policy("digger[]")
