@@ -89,7 +89,7 @@ from ..search import (
     solve,
     table_bits_for,
 )
-from . import api, lookahead, rollout, solver
+from . import api, flank, lookahead, rollout, solver
 from .solver import PLAN_LINE, follow, next_in_plan
 from .tactics import SEEN_SIZE, UNSEEN_SIZE, sample_position
 
@@ -113,6 +113,17 @@ PARAMETERS = {
     "playouts": api.integer(64, 0, rollout.MAX_SAMPLES,
                             doc="Napoleon's Flank: samples each candidate is played out on"),
     "replan": api.flag(True, doc="Napoleon's Flank: 1: sample again at every choice"),
+    # Napoleon's Flank: the playouts' digger (flank_digger.py) and how samples are spent (flank.py)
+    "keep": api.integer(0, 0, 8, doc="Napoleon's Flank: playouts' cells kept from blind digs"),
+    "hold": api.integer(99, 0, 99, doc="Napoleon's Flank: playouts dig a top waiting for more"
+                        " cards than this ..."),
+    "roomy": api.integer(0, 0, 8, doc="... only while more cells than this are free"),
+    "short": api.integer(0, 0, 100, doc="Napoleon's Flank: playouts' weight of column size"),
+    "bonus": api.integer(0, 0, 10_000, doc="Napoleon's Flank: a won playout's extra score"),
+    "batch": api.integer(0, 0, flank.MAX_PLAYOUTS,
+                         doc="Napoleon's Flank: samples a round, candidates behind dropped"
+                         " after each (0: all `playouts` to every candidate)"),
+    "cut": api.number(2.0, doc="Napoleon's Flank: standard errors behind that drop a candidate"),
 }
 # Its parameters as solver's record (their first fields), for solver's and lookahead's code.
 as_solver_params = record_as(numba.from_dtype(api.params_dtype(solver.PARAMETERS)))
@@ -143,7 +154,9 @@ def workspace(values: dict) -> dict:
             "shown": api.array(np.int16, SIZE, fill=HIDDEN),
             "pretend": api.array(np.int16, (2, SIZE)),
             "base_memory": api.array(np.int16, (2, SIZE)),
-            "legal": api.array(np.int64, MAX_LEGAL_MOVES + 1)}
+            "legal": api.array(np.int64, MAX_LEGAL_MOVES + 1),
+            "knobs": api.array(np.int64, flank.N_KNOBS),
+            **flank.workspace()}
 
 
 class Planner(api.CompiledPolicy):
@@ -169,7 +182,8 @@ class Planner(api.CompiledPolicy):
         move = decide(obs, a(m.recalled)[0], rules, params, a(m.positions), a(m.moves),
                       a(m.cursors), a(m.seen), search_work(m), a(m.plan), a(m.sampling),
                       a(m.sample), a(m.walk), a(m.unseen), a(m.plans), a(m.imagined), a(m.shown),
-                      a(m.pretend), a(m.base_memory), a(m.legal), rng)
+                      a(m.pretend), a(m.base_memory), a(m.legal), a(m.knobs), a(m.scores),
+                      a(m.alive), rng)
         remember_move(a(m.recalled), obs, move)
         return move
 
@@ -349,23 +363,35 @@ def evaluate(known, rules, params, plans, count, work, sample, walk, unseen, rng
     return 0
 
 
+@jit_inline
+def set_knobs(params, knobs):
+    knobs[flank.KEEP] = params.keep
+    knobs[flank.HOLD] = params.hold
+    knobs[flank.ROOMY] = params.roomy
+    knobs[flank.SHORT] = params.short
+    knobs[flank.BONUS] = params.bonus
+    knobs[flank.BATCH] = params.batch
+    knobs[flank.CUT_TENTHS] = int(round(params.cut * 10))
+
+
 @jit
 def decide(obs, known, rules, params, positions, moves, cursors, seen, work, plan, sampling,
-           sample, walk, unseen, plans, imagined, shown, pretend, base_memory, legal, rng):
+           sample, walk, unseen, plans, imagined, shown, pretend, base_memory, legal, knobs,
+           scores, alive, rng):
     hidden = hidden_in_play(known)
     if hidden == 0:  # every card that matters is seen
         return solver.decide(obs, known, rules, as_solver_params(params), positions, moves,
                              cursors, seen, work, plan)
     if rules[R.HIDE_BURIED] and params.playouts != 0:
-        # Napoleon's Flank: each candidate move played out by blind-digger (rollout's base 3)
+        # Napoleon's Flank: each candidate move played out by the digger (flank.py)
+        set_knobs(params, knobs)
         if params.replan == 0 and hidden == sampling[SAMPLED_HIDDEN]:
             # no unseen card came into view since the last judged choice: every playout of the
             # move chosen went on with these very moves of blind-digger (they depend on the
             # cards seen alone), so the plan judged goes on, without sampling again
-            return rollout.blind_digger_move(obs, known, rules, legal)
-        move = rollout.choose_move(obs, rules, int(params.playouts),
-                                   unliteral(rollout.BASE_BLIND_DIGGER), unliteral(0), rng, seen,
-                                   known, positions, moves, unseen, base_memory, legal)
+            return flank.digger_move(obs, known, rules, knobs, legal)
+        move = flank.choose_move(obs, known, rules, knobs, int(params.playouts), rng, seen,
+                                 positions, moves, unseen, base_memory, legal, scores, alive)
         if moves[rollout.JUDGED, 0] > 0:
             sampling[SAMPLED_HIDDEN] = hidden
             sampling[DECISIONS] += 1
