@@ -42,10 +42,11 @@ def test_each_knob_changes_the_diggers_play(knob):
     assert (ours != theirs).any()
 
 
-def knobs(batch=0, cut=2.0, bonus=0, keep=0, hold=99, roomy=0, short=0) -> np.ndarray:
+def knobs(batch=0, cut=2.0, bonus=0, keep=0, hold=99, roomy=0, short=0, horizon=0, free=0.0):
     values = np.zeros(flank.N_KNOBS, dtype=np.int64)
     values[[flank.KEEP, flank.HOLD, flank.ROOMY, flank.SHORT, flank.BONUS, flank.BATCH,
-            flank.CUT_TENTHS]] = keep, hold, roomy, short, bonus, batch, round(cut * 10)
+            flank.CUT_TENTHS, flank.HORIZON, flank.FREE_TENTHS]] = (
+        keep, hold, roomy, short, bonus, batch, round(cut * 10), horizon, round(free * 10))
     return values
 
 
