@@ -3,7 +3,9 @@ recorded from the code before built-ins became compiled policies of the public A
 (tests/record_builtin_outcomes.py wrote tests/data/builtin_outcomes.npz), re-recorded on
 2026-12-05 when `solver`'s defaults became memo=1, exact=1 on purpose (which moved `solver`'s
 and the oracle's outcomes, and no other policy's). `planner`'s first 40 deals of each game were
-added on 2026-12-06, before the search became a package (issue 46).
+added on 2026-12-06, before the search became a package (issue 46); its Napoleon's Flank deals
+were recorded again the same day, when its default there became racing up to 384 playouts a
+candidate (issue 49), which moved those outcomes and no other.
 
 CI checks every recorded deal of the fast policies and the first deals of the slow ones;
 SIMSTATS_ALL_RECORDED=1 checks every recorded deal."""
