@@ -34,27 +34,35 @@ Where every card that matters is seen (the stock is out, or rebuilt from memory 
 redeal) it plays exactly as `solver` does, with a far bigger search by default (budget 4e6
 positions, 2 restarts of the same size, luby=0, against solver's 1,000 x luby(i), 63 searches;
 benchmarks/planner.py measures what the search and the sampling each add).
-In Napoleon's Flank it plans otherwise. There the buried cards stay hidden until dug out, so a
-sample solved with every card known assumes what the player never learns (strategy fusion at
-its worst: the solved samples dig as if they could see). Instead, at every choice between
-more than one candidate (rollout.py: a card that fits both foundations of its suit, the
-other candidates once no foundation play is left: blind-digger's own move, each dig into
-the first empty cell, deal, redeal) each candidate is played out on `playouts` samples by
-`blind-digger`, a fair player that remembers, starting from what this player remembers; the
-samples fill only the places it has not seen; the candidate with most cards home summed over
-its playouts is played (rollout[base=blind-digger]). Foundation plays with one pile to go to and
-forced moves are made without sampling. It samples at every other choice, also where the move
-before showed no card (`replan=1`); with `replan=0` it samples only at its first such choice and
-wherever a card it had never seen has come into view since its last one, and in between plays
-blind-digger's moves, which every playout of the move it chose went on with (they depend on the
-cards seen alone). Judging every choice again won more, though not conclusively: deals
-0-999 of seed 0, 65 won with replan=1 (results/planner-napoleon-5k) and 49 with replan=0
-(McNemar p = 0.08), hence the default. With 64 playouts (the default) it won 6.38% of deals
-0-4,999 at 0.22 s a deal, where blind-digger alone won 1.04% (benchmarks/planner_napoleon.md:
-the curve against playouts).
+In Napoleon's Flank it plans otherwise (flank.py). There the buried cards stay hidden until dug
+out, so a sample solved with every card known assumes what the player never learns (strategy
+fusion at its worst: the solved samples dig as if they could see). Instead, at every choice
+between more than one candidate (a card that fits both foundations of its suit; once no
+foundation play is left, the playouts' digger's own move, each dig into the first empty cell,
+deal, redeal) each candidate is played out on samples by a fair player that remembers
+(flank_digger.py: `blind-digger`, whose knobs keep, hold, roomy and short are off by default),
+starting from what this player remembers; the samples fill only the places it has not seen; the
+candidate with most cards home summed over its playouts is played, each given all `playouts`
+(64) by default. With `batch` above 0 the samples are raced instead (`batch` at a time; a
+candidate more than `cut` = 2 standard errors of the paired difference behind the leader is
+dropped), up to `playouts` per candidate. Foundation plays with one pile to
+go to and forced moves are made without sampling. It samples at every other choice, also where
+the move before showed no card (`replan=1`); with `replan=0` it samples only at its first such
+choice and wherever a card it had never seen has come into view since its last one, and in
+between plays the digger's moves, which every playout of the move it chose went on with (they
+depend on the cards seen alone). Judging every choice again won more, though not conclusively:
+deals 0-999 of seed 0, 65 won with replan=1 and 49 with replan=0 (McNemar p = 0.08), hence the
+default. Deals 0-999 of seed 0, one core (benchmarks/planner_napoleon.md, which lists every
+method tried): 64 playouts to every candidate (the default) won 65 (0.21 s a deal), the same
+raced 63 (0.13 s), raced up to 192 83 (0.30 s) and up to 384 (`planner[playouts=384,batch=8]`)
+100 (10.0%, McNemar p = 0.003 against 65; 0.50 s a deal; on deals 0-4,699 468, 9.96%); blind-
+digger alone won 10. That setting becomes the default once the committed runs that play
+planner in Napoleon's Flank are made again with it (issue 49).
 Parameters: solver's (used where everything is seen, and lookahead's), samples, proposals,
 candidates, effort (positions searched per sample), margin and playout; in Napoleon's Flank
-playouts (samples per candidate; 0: plan there as in the other games) and replan.
+playouts (samples per candidate at most; 0: plan there as in the other games), replan, batch,
+cut, the playouts' score (bonus, horizon, cellworth) and their digger's knobs (keep, hold, roomy,
+short).
 """
 
 from __future__ import annotations
@@ -89,7 +97,7 @@ from ..search import (
     solve,
     table_bits_for,
 )
-from . import api, lookahead, rollout, solver
+from . import api, flank, lookahead, rollout, solver
 from .solver import PLAN_LINE, follow, next_in_plan
 from .tactics import SEEN_SIZE, UNSEEN_SIZE, sample_position
 
@@ -110,9 +118,25 @@ PARAMETERS = {
     "effort": api.integer(20_000, 1, doc="positions searched to solve a sample"),
     "margin": api.integer(2, 1, doc="samples more than lookahead's plan another plan must win"),
     "playout": api.flag(False, doc="1: a sample judged by the fair player's play, not solved"),
-    "playouts": api.integer(64, 0, rollout.MAX_SAMPLES,
-                            doc="Napoleon's Flank: samples each candidate is played out on"),
+    "playouts": api.integer(64, 0, flank.MAX_PLAYOUTS,
+                            doc="Napoleon's Flank: samples each candidate is played out on"
+                            " at most"),
     "replan": api.flag(True, doc="Napoleon's Flank: 1: sample again at every choice"),
+    # Napoleon's Flank: the playouts' digger (flank_digger.py) and how samples are spent (flank.py)
+    "keep": api.integer(0, 0, 8, doc="Napoleon's Flank: playouts' cells kept from blind digs"),
+    "hold": api.integer(99, 0, 99, doc="Napoleon's Flank: playouts dig a top waiting for more"
+                        " cards than this ..."),
+    "roomy": api.integer(0, 0, 8, doc="... only while more cells than this are free"),
+    "short": api.integer(0, 0, 100, doc="Napoleon's Flank: playouts' weight of column size"),
+    "bonus": api.integer(0, 0, 10_000, doc="Napoleon's Flank: a won playout's extra score"),
+    "batch": api.integer(0, 0, flank.MAX_PLAYOUTS,
+                         doc="Napoleon's Flank: samples a round, candidates behind dropped"
+                         " after each (0: all `playouts` to every candidate)"),
+    "cut": api.number(2.0, doc="Napoleon's Flank: standard errors behind that drop a candidate"),
+    "horizon": api.integer(0, 0, doc="Napoleon's Flank: digger moves a playout makes at most"
+                           " (0: to the end)"),
+    "cellworth": api.number(0.0, doc="Napoleon's Flank: a playout's score of a free cell at its"
+                            " end, in cards home"),
 }
 # Its parameters as solver's record (their first fields), for solver's and lookahead's code.
 as_solver_params = record_as(numba.from_dtype(api.params_dtype(solver.PARAMETERS)))
@@ -143,7 +167,9 @@ def workspace(values: dict) -> dict:
             "shown": api.array(np.int16, SIZE, fill=HIDDEN),
             "pretend": api.array(np.int16, (2, SIZE)),
             "base_memory": api.array(np.int16, (2, SIZE)),
-            "legal": api.array(np.int64, MAX_LEGAL_MOVES + 1)}
+            "legal": api.array(np.int64, MAX_LEGAL_MOVES + 1),
+            "knobs": api.array(np.int64, flank.N_KNOBS),
+            **flank.workspace()}
 
 
 class Planner(api.CompiledPolicy):
@@ -169,7 +195,8 @@ class Planner(api.CompiledPolicy):
         move = decide(obs, a(m.recalled)[0], rules, params, a(m.positions), a(m.moves),
                       a(m.cursors), a(m.seen), search_work(m), a(m.plan), a(m.sampling),
                       a(m.sample), a(m.walk), a(m.unseen), a(m.plans), a(m.imagined), a(m.shown),
-                      a(m.pretend), a(m.base_memory), a(m.legal), rng)
+                      a(m.pretend), a(m.base_memory), a(m.legal), a(m.knobs), a(m.scores),
+                      a(m.alive), rng)
         remember_move(a(m.recalled), obs, move)
         return move
 
@@ -349,23 +376,37 @@ def evaluate(known, rules, params, plans, count, work, sample, walk, unseen, rng
     return 0
 
 
+@jit_inline
+def set_knobs(params, knobs):
+    knobs[flank.KEEP] = params.keep
+    knobs[flank.HOLD] = params.hold
+    knobs[flank.ROOMY] = params.roomy
+    knobs[flank.SHORT] = params.short
+    knobs[flank.BONUS] = params.bonus
+    knobs[flank.BATCH] = params.batch
+    knobs[flank.CUT_TENTHS] = int(round(params.cut * 10))
+    knobs[flank.HORIZON] = params.horizon
+    knobs[flank.FREE_TENTHS] = int(round(params.cellworth * 10))
+
+
 @jit
 def decide(obs, known, rules, params, positions, moves, cursors, seen, work, plan, sampling,
-           sample, walk, unseen, plans, imagined, shown, pretend, base_memory, legal, rng):
+           sample, walk, unseen, plans, imagined, shown, pretend, base_memory, legal, knobs,
+           scores, alive, rng):
     hidden = hidden_in_play(known)
     if hidden == 0:  # every card that matters is seen
         return solver.decide(obs, known, rules, as_solver_params(params), positions, moves,
                              cursors, seen, work, plan)
     if rules[R.HIDE_BURIED] and params.playouts != 0:
-        # Napoleon's Flank: each candidate move played out by blind-digger (rollout's base 3)
+        # Napoleon's Flank: each candidate move played out by the digger (flank.py)
+        set_knobs(params, knobs)
         if params.replan == 0 and hidden == sampling[SAMPLED_HIDDEN]:
             # no unseen card came into view since the last judged choice: every playout of the
             # move chosen went on with these very moves of blind-digger (they depend on the
             # cards seen alone), so the plan judged goes on, without sampling again
-            return rollout.blind_digger_move(obs, known, rules, legal)
-        move = rollout.choose_move(obs, rules, int(params.playouts),
-                                   unliteral(rollout.BASE_BLIND_DIGGER), unliteral(0), rng, seen,
-                                   known, positions, moves, unseen, base_memory, legal)
+            return flank.digger_move(obs, known, rules, knobs, legal)
+        move = flank.choose_move(obs, known, rules, knobs, int(params.playouts), rng, seen,
+                                 positions, moves, unseen, base_memory, legal, scores, alive)
         if moves[rollout.JUDGED, 0] > 0:
             sampling[SAMPLED_HIDDEN] = hidden
             sampling[DECISIONS] += 1

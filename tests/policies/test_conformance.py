@@ -20,8 +20,10 @@ DEALS = 40
 # fewer deals, still in every game.
 DEALS_FOR = {"rollout": 20, "planner": 4}
 # ... and the planner with fewer, cheaper samples (the same code: its parameters are data),
-# leaving lookahead's plan on a one-sample lead, so that plans on samples are played.
-NAME_FOR = {"planner": "planner[samples=4,proposals=4,effort=3000,budget=25000,margin=1]"}
+# leaving lookahead's plan on a one-sample lead, so that plans on samples are played (and in
+# Napoleon's Flank racing 64 playouts at most).
+NAME_FOR = {"planner": "planner[samples=4,proposals=4,effort=3000,budget=25000,margin=1,"
+                       "playouts=64]"}
 
 
 @pytest.mark.parametrize("policy", sorted(BUILTINS))
