@@ -55,9 +55,10 @@ deals 0-999 of seed 0, 65 won with replan=1 and 49 with replan=0 (McNemar p = 0.
 default. Deals 0-999 of seed 0, one core (benchmarks/planner_napoleon.md, which lists every
 method tried): 64 playouts to every candidate (the default) won 65 (0.21 s a deal), the same
 raced 63 (0.13 s), raced up to 192 83 (0.30 s) and up to 384 (`planner[playouts=384,batch=8]`)
-100 (10.0%, McNemar p = 0.003 against 65; 0.50 s a deal; on deals 0-4,699 468, 9.96%); blind-
-digger alone won 10. That setting becomes the default once the committed runs that play
-planner in Napoleon's Flank are made again with it (issue 49).
+98 (McNemar p = 0.008 against 65); blind-digger alone won 10. That setting won 10.00%
+(9.20-10.86%) of deals 0-4,999 at 0.55 s a deal (the default 6.38%), and 8.90% (7.29-10.83%)
+of deals 0-999 of seed 1 (the default 5.5%); it becomes the default once the committed runs
+that play planner in Napoleon's Flank are made again with it (issue 49).
 Parameters: solver's (used where everything is seen, and lookahead's), samples, proposals,
 candidates, effort (positions searched per sample), margin and playout; in Napoleon's Flank
 playouts (samples per candidate at most; 0: plan there as in the other games), replan, batch,
