@@ -37,39 +37,30 @@ import numpy as np
 from ..engine.cards import DECK_SIZE
 from ..engine.moves import (
     apply_move,
-    can_place,
     copy_position,
     foundation_cards,
-    legal_moves,
-    pile_top,
 )
 from ..engine.observe import LAST_MOVE, LAST_MOVE_AT, observe, recall, remember_move
 from ..engine.state import (
-    DEAL,
-    FOUNDATION_PLACE,
     LENGTHS,
     MAX_LEGAL_MOVES,
     MOVE_LIMIT,
     MOVES,
-    N_PLACES,
     NO_MOVE,
-    REDEAL,
 )
 from ..jit import jit, jit_inline
 from . import api, flank_digger
 from .rollout import (
     CANDIDATES,
     JUDGED,
-    LEGAL,
     PLAYOUT,
     SAMPLE,
     VIEW,
     WINS,
-    add_candidate,
-    worth_trying,
+    foundation_candidates,
+    other_candidates,
 )
 from .tactics import (
-    first_foundation_move,
     hidden_cards,
     position_key,
     remember,
@@ -118,30 +109,13 @@ def playout(pos, rules, knobs, view, memory, legal):
 
 @jit
 def find_candidates(obs, known, rules, knobs, positions, moves, seen, legal):
-    """The candidates of the module docstring into moves[CANDIDATES]; returns their count."""
-    candidates = moves[CANDIDATES]
-    move = first_foundation_move(obs, rules)
-    if move != NO_MOVE:
-        candidates[0] = move
-        src, dst = move // N_PLACES, move % N_PLACES
-        other = dst + 4
-        if other < FOUNDATION_PLACE + 8 and can_place(obs, rules, pile_top(obs, src), src,
-                                                      other):
-            candidates[1] = src * N_PLACES + other
-            return 2
-        return 1
-    listed = moves[LEGAL]
+    """The candidates of the module docstring into moves[CANDIDATES] (rollout.py's, the
+    digger's move first); returns their count."""
+    n = foundation_candidates(obs, rules, moves[CANDIDATES])
+    if n > 0:
+        return n
     first = digger_move(obs, known, rules, knobs, legal)
-    n = add_candidate(obs, rules, first, candidates, 0, positions, seen)
-    count = legal_moves(obs, rules, listed)
-    for i in range(count):
-        move = listed[i]
-        if worth_trying(obs, rules, move) and move // N_PLACES < FOUNDATION_PLACE:
-            n = add_candidate(obs, rules, move, candidates, n, positions, seen)
-    for i in range(count):
-        if listed[i] == DEAL or listed[i] == REDEAL:
-            n = add_candidate(obs, rules, listed[i], candidates, n, positions, seen)
-    return min(n, MAX_CANDIDATES)
+    return min(other_candidates(obs, rules, first, positions, moves, seen), MAX_CANDIDATES)
 
 
 @jit

@@ -226,22 +226,38 @@ def add_candidate(obs, rules, move, candidates, n, positions, seen):
 @jit
 def find_candidates(obs, known, rules, base, stream, positions, moves, seen, base_memory, legal):
     """The candidates of the module docstring into moves[CANDIDATES]; return their count."""
-    candidates = moves[CANDIDATES]
-    move = first_foundation_move(obs, rules)
-    if move != NO_MOVE:
-        candidates[0] = move
-        src, dst = move // N_PLACES, move % N_PLACES
-        other = dst + 4
-        if other < FOUNDATION_PLACE + 8 and can_place(obs, rules, pile_top(obs, src), src,
-                                                      other):
-            candidates[1] = src * N_PLACES + other
-            return 2
-        return 1
-    listed = moves[LEGAL]
+    n = foundation_candidates(obs, rules, moves[CANDIDATES])
+    if n > 0:
+        return n
     if base == BASE_BLIND_DIGGER:  # from the player's memory (base_choice: the playout's)
         first = blind_digger_move(obs, known, rules, legal)
     else:
-        first = base_choice(base, obs, rules, stream, positions, listed, base_memory, legal)
+        first = base_choice(base, obs, rules, stream, positions, moves[LEGAL], base_memory, legal)
+    return other_candidates(obs, rules, first, positions, moves, seen)
+
+
+@jit
+def foundation_candidates(obs, rules, candidates):
+    """The first foundation move, and the same card to the other foundation of its suit where
+    it fits there too, into candidates; their count (0: no foundation move)."""
+    move = first_foundation_move(obs, rules)
+    if move == NO_MOVE:
+        return 0
+    candidates[0] = move
+    src, dst = move // N_PLACES, move % N_PLACES
+    other = dst + 4
+    if other < FOUNDATION_PLACE + 8 and can_place(obs, rules, pile_top(obs, src), src, other):
+        candidates[1] = src * N_PLACES + other
+        return 2
+    return 1
+
+
+@jit
+def other_candidates(obs, rules, first, positions, moves, seen):
+    """With no foundation move: `first` (the playout player's own move), then every card move
+    worth trying from the reserve or a column, then deal and redeal, none that leads back, into
+    moves[CANDIDATES]; their count."""
+    candidates, listed = moves[CANDIDATES], moves[LEGAL]
     n = add_candidate(obs, rules, first, candidates, 0, positions, seen)
     count = legal_moves(obs, rules, listed)
     for i in range(count):
