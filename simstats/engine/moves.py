@@ -34,6 +34,42 @@ from .state import (
     WON,
 )
 
+# Reading a position by what it holds: the layout's arithmetic is written here once, for the
+# engine's callers (the search, the built-in policies and the API's view accessors).
+
+@jit_inline
+def pile_size(s, pile):
+    """Cards in a pile: a reserve place, a column or the stock."""
+    return s[LENGTHS + pile]
+
+
+@jit_inline
+def pile_card(s, pile, k):
+    """Card k (0 = bottom) of a pile."""
+    return s[pile * CAPACITY + k]
+
+
+@jit_inline
+def set_pile_card(s, pile, k, card):
+    """Put `card` at place k of a pile (a sample filling in a hidden card)."""
+    s[pile * CAPACITY + k] = card
+
+
+@jit_inline
+def foundation_size(s, f):
+    """Cards on foundation f."""
+    return s[FOUNDATIONS + f]
+
+
+@jit_inline
+def moves_made(s):
+    return s[MOVES]
+
+
+@jit_inline
+def redeals_made(s):
+    return s[REDEALS]
+
 
 @jit_inline
 def pile_top(s, pile):

@@ -54,6 +54,12 @@ OUTCOME_COLUMNS = tuple(name for name, _ in OUTCOME_FIELDS)
      "reshuffles", "won", "foundation_cards", "moves", "deals", "redeals", "end"))
 
 
+def pile_span(pile: int) -> slice:
+    """Where a pile's cards lie in a position array (for filling whole piles, e.g. a stock
+    nobody has seen with HIDDEN)."""
+    return slice(pile * CAPACITY, (pile + 1) * CAPACITY)
+
+
 def new_state() -> np.ndarray:
     """An empty position array (also used as an observation buffer)."""
     return np.zeros(SIZE, dtype=np.int16)

@@ -133,7 +133,7 @@ def card_of(rank, suit):
 def foundation_size(view, f):
     """Cards on foundation F0..F7 (F0..F3 up from the ace; F4..F7 down from the king in the
     games that have them, else up from the ace too)."""
-    return view.obs[S.FOUNDATIONS + f]
+    return engine.foundation_size(view.obs, f)
 
 
 @jit_inline
@@ -151,20 +151,20 @@ def fits_foundation(view, card, f):
 @jit_inline
 def reserve_size(view, r):
     """Cards on reserve place R0..R7 (a cell holds at most one)."""
-    return view.obs[S.LENGTHS + r]
+    return engine.pile_size(view.obs, r)
 
 
 @jit_inline
 def reserve_card(view, r, k):
     """Card k (0 = bottom) of reserve place r."""
-    return view.obs[r * S.CAPACITY + k]
+    return engine.pile_card(view.obs, r, k)
 
 
 @jit_inline
 def reserve_top(view, r):
     """The top card of reserve place r, or NO_CARD when it is empty."""
-    n = view.obs[S.LENGTHS + r]
-    return view.obs[r * S.CAPACITY + n - 1] if n > 0 else NO_CARD
+    n = engine.pile_size(view.obs, r)
+    return engine.pile_card(view.obs, r, n - 1) if n > 0 else NO_CARD
 
 
 @jit_inline
@@ -182,37 +182,37 @@ def column_count(view):
 @jit_inline
 def column_size(view, c):
     """Cards in column c, hidden ones included."""
-    return view.obs[S.LENGTHS + S.TABLEAU + c]
+    return engine.pile_size(view.obs, S.TABLEAU + c)
 
 
 @jit_inline
 def column_card(view, c, k):
     """Card k (0 = bottom) of column c: a card, or HIDDEN_CARD where the player cannot see it."""
-    return view.obs[(S.TABLEAU + c) * S.CAPACITY + k]
+    return engine.pile_card(view.obs, S.TABLEAU + c, k)
 
 
 @jit_inline
 def column_top(view, c):
     """The top card of column c (always visible), or NO_CARD when it is empty."""
-    n = view.obs[S.LENGTHS + S.TABLEAU + c]
-    return view.obs[(S.TABLEAU + c) * S.CAPACITY + n - 1] if n > 0 else NO_CARD
+    n = engine.pile_size(view.obs, S.TABLEAU + c)
+    return engine.pile_card(view.obs, S.TABLEAU + c, n - 1) if n > 0 else NO_CARD
 
 
 @jit_inline
 def stock_size(view):
     """Cards left in the stock (their order is never shown)."""
-    return view.obs[S.LENGTHS + S.STOCK]
+    return engine.pile_size(view.obs, S.STOCK)
 
 
 @jit_inline
 def redeals_left(view):
-    return view.rules[R.MAX_REDEALS] - view.obs[S.REDEALS]
+    return view.rules[R.MAX_REDEALS] - engine.redeals_made(view.obs)
 
 
 @jit_inline
 def moves_made(view):
     """Moves made so far in this game."""
-    return view.obs[S.MOVES]
+    return engine.moves_made(view.obs)
 
 
 # --- moves ---------------------------------------------------------------------------------
@@ -308,8 +308,7 @@ def move_card(view, move):
     src = move // S.N_PLACES
     if src >= S.FOUNDATION_PLACE:
         return engine.foundation_top(view.obs, view.rules, src - S.FOUNDATION_PLACE)
-    n = view.obs[S.LENGTHS + src]
-    return view.obs[src * S.CAPACITY + n - 1]
+    return engine.pile_card(view.obs, src, engine.pile_size(view.obs, src) - 1)
 
 
 # --- remembering and imagining ------------------------------------------------------------
@@ -356,10 +355,7 @@ def play(board, move):
 @jit_inline
 def cards_home(view):
     """Cards on the foundations."""
-    total = 0
-    for f in range(8):
-        total += view.obs[S.FOUNDATIONS + f]
-    return total
+    return engine.foundation_cards(view.obs)
 
 
 # --- randomness: the policy's own stream, keyed by (seed, deal, policy name) --------------
@@ -411,7 +407,7 @@ def params_dtype(parameters: dict) -> np.dtype:
 
 
 def _nothing_recalled(recollection: np.ndarray) -> None:
-    recollection[0, S.STOCK * S.CAPACITY : (S.STOCK + 1) * S.CAPACITY] = HIDDEN
+    recollection[0, S.pile_span(S.STOCK)] = HIDDEN
 
 
 def recollection() -> Field:
@@ -420,7 +416,7 @@ def recollection() -> Field:
 
 
 def _blank_boards(boards: np.ndarray) -> None:
-    boards[:, S.STOCK * S.CAPACITY : (S.STOCK + 1) * S.CAPACITY] = HIDDEN
+    boards[:, S.pile_span(S.STOCK)] = HIDDEN
     boards[:, S.SIZE + _LEGAL_COUNT] = _UNKNOWN
 
 

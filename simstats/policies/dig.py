@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from ..engine import rules as R
 from ..engine.cards import HIDDEN
-from ..engine.moves import apply_move, can_place, copy_position, pile_top
-from ..engine.state import CAPACITY, LENGTHS, N_PLACES, NO_MOVE, TABLEAU
+from ..engine.moves import apply_move, can_place, copy_position, pile_card, pile_size, pile_top
+from ..engine.state import N_PLACES, NO_MOVE, TABLEAU
 from ..jit import jit
 from .api import CompiledPolicy, observation_array, rules_array
 from .tactics import (
@@ -51,7 +51,7 @@ def relocation(pos, rules, src):
         dst = TABLEAU + c
         if dst == src or not can_place(pos, rules, card, src, dst):
             continue
-        if pos[LENGTHS + dst] > 0:
+        if pile_size(pos, dst) > 0:
             return src * N_PLACES + dst, 0
         if empty_column == NO_MOVE:
             empty_column = src * N_PLACES + dst
@@ -73,7 +73,7 @@ def choose_move(obs, rules, scratch):
     for src in range(first_pile, TABLEAU + rules[R.N_COLUMNS]):
         if src < TABLEAU and not rules[R.DEAL_TO_RESERVE]:
             continue
-        length = obs[LENGTHS + src]
+        length = pile_size(obs, src)
         if length < 2:
             continue
         pos = scratch[0]
@@ -107,14 +107,14 @@ def blind_dig(obs, rules):
     cell, free = -1, 0
     if rules[R.RESERVE_CELLS]:
         for r in range(7, -1, -1):
-            if obs[LENGTHS + r] == 0:
+            if pile_size(obs, r) == 0:
                 cell, free = r, free + 1
     best, best_wait = NO_MOVE, 99
     if free > BLIND_DIG_KEEPS:
         for c in range(rules[R.N_COLUMNS]):
             src = TABLEAU + c
-            n = obs[LENGTHS + src]
-            if n < 2 or obs[src * CAPACITY + n - 2] != HIDDEN:
+            n = pile_size(obs, src)
+            if n < 2 or pile_card(obs, src, n - 2) != HIDDEN:
                 continue
             wait = cards_before(obs, rules, pile_top(obs, src))
             if wait < best_wait:

@@ -39,13 +39,13 @@ from ..engine.moves import (
     apply_move,
     copy_position,
     foundation_cards,
+    moves_made,
+    pile_size,
 )
 from ..engine.observe import LAST_MOVE, LAST_MOVE_AT, observe, recall, remember_move
 from ..engine.state import (
-    LENGTHS,
     MAX_LEGAL_MOVES,
     MOVE_LIMIT,
-    MOVES,
     NO_MOVE,
 )
 from ..jit import jit, jit_inline
@@ -93,7 +93,7 @@ def playout(pos, rules, knobs, view, memory, legal):
     """The digger plays sample `pos` from what its player would see and remember (`memory`:
     recall's), to its end or for `horizon` moves; returns the cards home then."""
     made = 0
-    while foundation_cards(pos) != DECK_SIZE and pos[MOVES] < MOVE_LIMIT:
+    while foundation_cards(pos) != DECK_SIZE and moves_made(pos) < MOVE_LIMIT:
         if knobs[HORIZON] > 0 and made >= knobs[HORIZON]:
             break
         made += 1
@@ -136,13 +136,13 @@ def play_sample(obs, known, rules, knobs, stream, positions, candidates, alive, 
         copy_position(known, base_memory[0])  # the playout's player starts with our memory
         apply_move(base_memory[0], rules, move)
         base_memory[1, LAST_MOVE] = NO_MOVE
-        base_memory[1, LAST_MOVE_AT] = pos[MOVES]
+        base_memory[1, LAST_MOVE_AT] = moves_made(pos)
         home = playout(pos, rules, knobs, positions[VIEW], base_memory, legal)
         wins[c] += home == DECK_SIZE
         scores[c, k] = 10 * (home + (knobs[BONUS] if home == DECK_SIZE else 0))
         if knobs[FREE_TENTHS] != 0:
             for r in range(8):
-                scores[c, k] += knobs[FREE_TENTHS] * (pos[LENGTHS + r] == 0)
+                scores[c, k] += knobs[FREE_TENTHS] * (pile_size(pos, r) == 0)
 
 
 @jit

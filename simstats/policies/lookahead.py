@@ -39,19 +39,19 @@ from ..engine.moves import (
     copy_position,
     fits_foundation,
     foundation_top,
+    pile_card,
+    pile_size,
     pile_top,
+    redeals_made,
 )
 from ..engine.observe import recall, remember_move
 from ..engine.state import (
-    CAPACITY,
     DEAL,
     FOUNDATION_PLACE,
-    LENGTHS,
     MAX_LEGAL_MOVES,
     N_PLACES,
     NO_MOVE,
     REDEAL,
-    REDEALS,
     STOCK,
     TABLEAU,
 )
@@ -121,7 +121,7 @@ class Lookahead(api.CompiledPolicy):
 @jit_inline
 def all_known(pos, pile, first, last):
     for k in range(first, last):
-        if pos[pile * CAPACITY + k] == HIDDEN:
+        if pile_card(pos, pile, k) == HIDDEN:
             return False
     return True
 
@@ -129,7 +129,7 @@ def all_known(pos, pile, first, last):
 @jit_inline
 def deal_is_known(pos, rules):
     """Whether every card the next deal brings is known (a stock rebuilt after a redeal)."""
-    n = pos[LENGTHS + STOCK]
+    n = pile_size(pos, STOCK)
     piles = 8 if rules[R.DEAL_TO_RESERVE] else rules[R.N_COLUMNS]
     return all_known(pos, STOCK, max(n - piles * rules[R.DEAL_PER_PILE], 0), n)
 
@@ -137,7 +137,7 @@ def deal_is_known(pos, rules):
 @jit_inline
 def redeal_is_known(pos, rules):
     for c in range(rules[R.N_COLUMNS]):
-        if not all_known(pos, TABLEAU + c, 0, pos[LENGTHS + TABLEAU + c]):
+        if not all_known(pos, TABLEAU + c, 0, pile_size(pos, TABLEAU + c)):
             return False
     return True
 
@@ -146,14 +146,14 @@ def redeal_is_known(pos, rules):
 def is_known(pos, rules):
     """Whether every card left is known: the stock is empty or remembered, and so are the
     columns."""
-    return all_known(pos, STOCK, 0, pos[LENGTHS + STOCK]) and redeal_is_known(pos, rules)
+    return all_known(pos, STOCK, 0, pile_size(pos, STOCK)) and redeal_is_known(pos, rules)
 
 
 @jit_inline
 def first_empty_cell(pos, rules):
     if rules[R.RESERVE_CELLS]:
         for r in range(8):
-            if pos[LENGTHS + r] == 0:
+            if pile_size(pos, r) == 0:
                 return r
     return -1
 
@@ -183,7 +183,7 @@ def candidates(pos, rules, out, first_column):
             for dst in range(TABLEAU, TABLEAU + n_columns):
                 if not can_place(pos, rules, card, src, dst):
                     continue
-                if pos[LENGTHS + dst] == 0 and src >= TABLEAU and pos[LENGTHS + src] == 1:
+                if pile_size(pos, dst) == 0 and src >= TABLEAU and pile_size(pos, src) == 1:
                     continue
                 out[kept] = src * N_PLACES + dst
                 kept += 1
@@ -194,7 +194,7 @@ def candidates(pos, rules, out, first_column):
             if card >= 0 and fits_foundation(pos, rules, card, other):
                 out[kept] = (FOUNDATION_PLACE + f) * N_PLACES + FOUNDATION_PLACE + other
                 kept += 1
-    if pos[LENGTHS + STOCK] > 0:
+    if pile_size(pos, STOCK) > 0:
         if deal_is_known(pos, rules):
             out[kept] = DEAL
             kept += 1
@@ -203,7 +203,7 @@ def candidates(pos, rules, out, first_column):
         kept += 1
     if cell >= 0:
         for c in range(first_column, n_columns):
-            if pos[LENGTHS + TABLEAU + c] >= 2:
+            if pile_size(pos, TABLEAU + c) >= 2:
                 out[kept] = DIG + c
                 kept += 1
     return kept
@@ -254,7 +254,7 @@ def score_of(pos, rules, weights, work):
     """tactics.evaluate, plus the redeals left and the columns whose top card a move uncovered
     but the player has not seen yet (what it may bring is worth a guess)."""
     score = evaluate(pos, rules, weights, work) + weights.redeal * (
-        rules[R.MAX_REDEALS] - pos[REDEALS])
+        rules[R.MAX_REDEALS] - redeals_made(pos))
     if weights.peek != 0.0:
         for c in range(rules[R.N_COLUMNS]):
             if pile_top(pos, TABLEAU + c) == HIDDEN:

@@ -75,14 +75,11 @@ import numpy as np
 
 from ..engine import rules as R
 from ..engine.cards import HIDDEN
-from ..engine.moves import apply_move, copy_position, status
+from ..engine.moves import apply_move, copy_position, moves_made, pile_card, pile_size, status
 from ..engine.observe import LAST_MOVE, LAST_MOVE_AT, observe, recall, remember_move
 from ..engine.state import (
-    CAPACITY,
-    LENGTHS,
     MAX_LEGAL_MOVES,
     MOVE_LIMIT,
-    MOVES,
     NO_MOVE,
     ONGOING,
     SIZE,
@@ -207,9 +204,8 @@ def hidden_in_play(known):
     """Cards in play the player has never seen (the stock's included)."""
     n = 0
     for p in range(STOCK + 1):
-        base = p * CAPACITY
-        for k in range(known[LENGTHS + p]):
-            n += known[base + k] == HIDDEN
+        for k in range(pile_size(known, p)):
+            n += pile_card(known, p, k) == HIDDEN
     return n
 
 
@@ -219,14 +215,13 @@ def shows_unseen(known, rules):
     card that is HIDDEN in what it knows (docs/rules.md 8)."""
     squared = rules[R.HIDE_BURIED] != 0
     for p in range(STOCK):
-        n = known[LENGTHS + p]
-        base = p * CAPACITY
+        n = pile_size(known, p)
         if squared and p >= TABLEAU:
-            if n > 0 and known[base + n - 1] == HIDDEN:
+            if n > 0 and pile_card(known, p, n - 1) == HIDDEN:
                 return True
         else:
             for k in range(n):
-                if known[base + k] == HIDDEN:
+                if pile_card(known, p, k) == HIDDEN:
                     return True
     return False
 
@@ -321,7 +316,7 @@ def fair_finish(walk, rules, params, positions, moves, cursors, imagined, shown,
     position as remembered now) and plays `lookahead` until every card that matters is seen,
     then the search (at most `effort` positions; undecided counts as lost)."""
     pretend[1, LAST_MOVE] = NO_MOVE
-    pretend[1, LAST_MOVE_AT] = walk[MOVES]
+    pretend[1, LAST_MOVE_AT] = moves_made(walk)
     for _ in range(MOVE_LIMIT):
         state = status(walk, rules)
         if state != ONGOING:
@@ -330,7 +325,7 @@ def fair_finish(walk, rules, params, positions, moves, cursors, imagined, shown,
         recall(shown, rules, pretend)
         known = pretend[0]
         if hidden_in_play(known) == 0:
-            return solve(known, rules, int(params.effort), MOVE_LIMIT - walk[MOVES],
+            return solve(known, rules, int(params.effort), MOVE_LIMIT - moves_made(walk),
                          unliteral(True), work) == SEARCH_WON
         move = lookahead.decide(known, rules, as_solver_params(params), positions, moves,
                                 cursors, imagined)
@@ -365,7 +360,7 @@ def evaluate(known, rules, params, plans, count, work, sample, walk, unseen, rng
                 won = fair_finish(walk, rules, params, positions, moves, cursors, imagined,
                                   shown, pretend, work)
             else:
-                won = solve(walk, rules, int(params.effort), MOVE_LIMIT - walk[MOVES],
+                won = solve(walk, rules, int(params.effort), MOVE_LIMIT - moves_made(walk),
                             unliteral(True), work) == SEARCH_WON
             plans[c, WINS] += won
     best = 1
@@ -423,7 +418,7 @@ def decide(obs, known, rules, params, positions, moves, cursors, seen, work, pla
         plans[0, PLAN_MOVES] = lookahead_plan(known, rules, params, positions, moves, cursors,
                                               seen, imagined, walk, plans[0])
         plans[0, FOUND] = 0
-        count = propose(known, rules, params, obs[MOVES], work, plans, sample, walk, unseen,
+        count = propose(known, rules, params, moves_made(obs), work, plans, sample, walk, unseen,
                         rng)
         count = keep_most_found(plans, count, int(params.candidates))
         best = 0
@@ -435,7 +430,7 @@ def decide(obs, known, rules, params, positions, moves, cursors, seen, work, pla
             sampling[FIRST_SAMPLES] = int(params.samples) if count > 1 else 0
             sampling[FIRST_WON] = plans[best, WINS] if count > 1 else 0
         if best > 0:
-            follow(plan, obs[MOVES], plans[best], plans[best, PLAN_MOVES])
+            follow(plan, moves_made(obs), plans[best], plans[best, PLAN_MOVES])
             return plan[PLAN_LINE]
     return lookahead.decide(known, rules, as_solver_params(params), positions, moves, cursors,
                             seen)

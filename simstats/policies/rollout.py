@@ -48,6 +48,8 @@ from ..engine.moves import (
     copy_position,
     foundation_cards,
     legal_moves,
+    moves_made,
+    pile_size,
     pile_top,
     status,
 )
@@ -55,10 +57,8 @@ from ..engine.observe import LAST_MOVE, LAST_MOVE_AT, observe, recall, remember_
 from ..engine.state import (
     DEAL,
     FOUNDATION_PLACE,
-    LENGTHS,
     MAX_LEGAL_MOVES,
     MOVE_LIMIT,
-    MOVES,
     N_PLACES,
     NO_MOVE,
     ONGOING,
@@ -143,10 +143,10 @@ def worth_trying(pos, rules, move):
             return False
     if dst < TABLEAU:
         for r in range(dst):
-            if pos[LENGTHS + r] == 0:
+            if pile_size(pos, r) == 0:
                 return False
-    elif dst < FOUNDATION_PLACE and pos[LENGTHS + dst] == 0:
-        if TABLEAU <= src < FOUNDATION_PLACE and pos[LENGTHS + src] == 1:
+    elif dst < FOUNDATION_PLACE and pile_size(pos, dst) == 0:
+        if TABLEAU <= src < FOUNDATION_PLACE and pile_size(pos, src) == 1:
             return False
     return True
 
@@ -190,7 +190,7 @@ def playout(pos, rules, base, horizon, stream, positions, buffer, base_memory, l
         if base == BASE_RANDOM:
             if status(pos, rules) != ONGOING:
                 break
-        elif foundation_cards(pos) == DECK_SIZE or pos[MOVES] >= MOVE_LIMIT:
+        elif foundation_cards(pos) == DECK_SIZE or moves_made(pos) >= MOVE_LIMIT:
             break  # the deterministic bases stop by themselves when no move is left
         observe(pos, rules, view)
         move = base_choice(base, view, rules, stream, positions, buffer, base_memory, legal)
@@ -306,7 +306,7 @@ def choose_move(obs, rules, samples, base, horizon, stream, seen, known, positio
                 copy_position(known, base_memory[0])
                 apply_move(base_memory[0], rules, move)
                 base_memory[1, LAST_MOVE] = NO_MOVE
-                base_memory[1, LAST_MOVE_AT] = pos[MOVES]
+                base_memory[1, LAST_MOVE_AT] = moves_made(pos)
             home_then = playout(pos, rules, base, horizon, stream, positions, moves[LEGAL],
                                 base_memory, legal)
             totals[c] += home_then

@@ -33,9 +33,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.cards import HIDDEN
-from ..engine.moves import is_legal
+from ..engine.moves import is_legal, moves_made, pile_card, pile_size, redeals_made
 from ..engine.observe import recall, remember_move
-from ..engine.state import CAPACITY, LENGTHS, MOVE_LIMIT, MOVES, NO_MOVE, REDEALS, STOCK
+from ..engine.state import MOVE_LIMIT, NO_MOVE, STOCK
 from ..jit import jit, jit_inline, plain_array
 from ..search import (
     BEST_LENGTH,
@@ -125,9 +125,8 @@ def knows_everything(known):
     """No card left in play, the stock included, is unknown to the player (the stock is out,
     or it is a redeal's, rebuilt from memory)."""
     for p in range(STOCK + 1):
-        base = p * CAPACITY
-        for k in range(known[LENGTHS + p]):
-            if known[base + k] == HIDDEN:
+        for k in range(pile_size(known, p)):
+            if pile_card(known, p, k) == HIDDEN:
                 return False
     return True
 
@@ -160,7 +159,7 @@ def next_in_plan(obs, rules, plan):
     """The plan's move for now, or NO_MOVE (the plan is then forgotten: done, or no longer
     legal)."""
     if plan[PLAN_LENGTH] > 0:
-        i = obs[MOVES] - plan[PLAN_START]
+        i = moves_made(obs) - plan[PLAN_START]
         if 0 <= i < plan[PLAN_LENGTH] and is_legal(obs, rules, plan[PLAN_LINE + i]):
             return plan[PLAN_LINE + i]
         plan[PLAN_LENGTH] = 0
@@ -172,8 +171,8 @@ def decide(obs, known, rules, params, positions, moves, cursors, seen, work, pla
     move = next_in_plan(obs, rules, plan)
     if move != NO_MOVE:
         return move
-    if knows_everything(known) and plan[PLAN_SEARCHED] != obs[REDEALS] + 1:
-        plan[PLAN_SEARCHED] = obs[REDEALS] + 1
+    if knows_everything(known) and plan[PLAN_SEARCHED] != redeals_made(obs) + 1:
+        plan[PLAN_SEARCHED] = redeals_made(obs) + 1
         info = work.info
         if params.memo != 0 and not 0 < plan[PLAN_MEMO] <= info[STAMP]:
             plan[PLAN_MEMO] = new_memo(info)  # this deal's (a table wiped by solve: anew)
@@ -182,7 +181,7 @@ def decide(obs, known, rules, params, positions, moves, cursors, seen, work, pla
         for attempt in range(1 + int(params.restarts)):
             info[ORDER_SEED] = attempt  # 0: the plain order; then shaken ones (solver.py)
             size = int(params.budget) * (luby(attempt + 1) if params.luby != 0 else 1)
-            result = solve(known, rules, size, MOVE_LIMIT - obs[MOVES], eager, work)
+            result = solve(known, rules, size, MOVE_LIMIT - moves_made(obs), eager, work)
             if result == SEARCH_LOST and eager and params.exact != 0:
                 eager, eager_lost = False, True  # exact searches from now on (exact=1)
                 if params.memo != 0:  # what is dead to eager searches may not be to exact ones
@@ -195,9 +194,9 @@ def decide(obs, known, rules, params, positions, moves, cursors, seen, work, pla
         info[ORDER_SEED] = 0
         info[MEMO] = 0
         if result == SEARCH_WON:
-            follow(plan, obs[MOVES], work.line, info[LINE_LENGTH])
+            follow(plan, moves_made(obs), work.line, info[LINE_LENGTH])
         elif result == SEARCH_LOST:  # play on for the most cards home
-            follow(plan, obs[MOVES], work.best, info[BEST_LENGTH])
+            follow(plan, moves_made(obs), work.best, info[BEST_LENGTH])
         if plan[PLAN_LENGTH] > 0:
             return plan[PLAN_LINE]
     return lookahead.decide(known, rules, params, positions, moves, cursors, seen)

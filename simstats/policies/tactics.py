@@ -17,22 +17,25 @@ from ..engine.moves import (
     can_redeal,
     copy_position,
     fits_foundation,
+    foundation_size,
     is_down_foundation,
     is_source,
+    pile_card,
+    pile_size,
     pile_top,
+    set_pile_card,
 )
 from ..engine.state import (
     CAPACITY,
     DEAL,
     FOUNDATION_PLACE,
-    FOUNDATIONS,
-    LENGTHS,
     N_PLACES,
     NO_MOVE,
     REDEAL,
     SIZE,
     STOCK,
     TABLEAU,
+    pile_span,
 )
 from ..jit import jit, jit_inline
 from ..search import pile_hash
@@ -50,7 +53,7 @@ SEEN_SIZE = SEEN_SLOTS + 4
 
 
 def _hide_stock(positions: np.ndarray) -> None:
-    positions[..., STOCK * CAPACITY : (STOCK + 1) * CAPACITY] = HIDDEN
+    positions[..., pile_span(STOCK)] = HIDDEN
 
 
 def positions_field(rows: int) -> api.Field:
@@ -76,7 +79,7 @@ def position_key(pos):
     for p in range(STOCK):
         h = (h ^ pile_hash(pos, p) ^ p) * 1099511628211
     for f in range(8):
-        h = (h ^ pos[FOUNDATIONS + f]) * 1099511628211
+        h = (h ^ foundation_size(pos, f)) * 1099511628211
     return (h & 0x3FFFFFFFFFFFFFFF) | 1
 
 
@@ -116,7 +119,7 @@ def was_seen(seen, key):
 @jit_inline
 def deal_or_redeal(pos, rules):
     """When nothing better is left: deal, else redeal, else stop (docs/rules.md 9.2-9.4)."""
-    if pos[LENGTHS + STOCK] > 0:
+    if pile_size(pos, STOCK) > 0:
         return DEAL
     if can_redeal(pos, rules):
         return REDEAL
@@ -165,7 +168,7 @@ def moves_visible_card(pos, rules, move):
 @jit_inline
 def needed_rank(pos, rules, f):
     """The rank foundation f takes next, or -1 when it is full."""
-    n = pos[FOUNDATIONS + f]
+    n = foundation_size(pos, f)
     if n >= 13:
         return -1
     if f >= 4 and rules[R.DOWN_FOUNDATIONS]:
@@ -198,10 +201,10 @@ def evaluate(pos, rules, weights, work):
     scratch."""
     score = 0.0
     for f in range(8):
-        score += pos[FOUNDATIONS + f]
+        score += foundation_size(pos, f)
     if rules[R.RESERVE_CELLS]:
         for r in range(8):
-            if pos[LENGTHS + r] == 0:
+            if pile_size(pos, r) == 0:
                 score += weights.free
             elif weights.wait != 0.0:
                 # a cell card waiting long for its foundation blocks the cell long
@@ -209,7 +212,7 @@ def evaluate(pos, rules, weights, work):
     n_columns = rules[R.N_COLUMNS]
     if rules[R.BUILD] != R.BUILD_NONE:
         for c in range(n_columns):
-            if pos[LENGTHS + TABLEAU + c] == 0:
+            if pile_size(pos, TABLEAU + c) == 0:
                 score += weights.empty
     # cards one step from home: available, and would fit once one more card is home
     for src in range(FOUNDATION_PLACE):
@@ -232,10 +235,9 @@ def evaluate(pos, rules, weights, work):
             work[8 + f] = 99
         first = 0 if rules[R.DEAL_TO_RESERVE] else TABLEAU  # Kingsdown Eights' reserve piles
         for p in range(first, TABLEAU + n_columns):
-            n = pos[LENGTHS + p]
-            base = p * CAPACITY
+            n = pile_size(pos, p)
             for k in range(n):
-                card = pos[base + k]
+                card = pile_card(pos, p, k)
                 if card == HIDDEN:
                     continue
                 suit, rank, above = card_suit(card), card_rank(card), n - 1 - k
@@ -281,14 +283,13 @@ def hidden_cards(obs, rules, cards):
     for c in range(DECK_SIZE // 2):
         cards[COUNTS + c] = 2
     for p in range(STOCK + 1):
-        base = p * CAPACITY
-        for k in range(obs[LENGTHS + p]):
-            card = obs[base + k]
+        for k in range(pile_size(obs, p)):
+            card = pile_card(obs, p, k)
             if card != HIDDEN:
                 cards[COUNTS + card] -= 1
     for f in range(8):
         suit = f % 4
-        for k in range(obs[FOUNDATIONS + f]):
+        for k in range(foundation_size(obs, f)):
             rank = 12 - k if is_down_foundation(rules, f) else k
             cards[COUNTS + suit * 13 + rank] -= 1
     n = 0
@@ -310,9 +311,8 @@ def sample_position(obs, rules, stream, cards, pos):
     copy_position(obs, pos)
     filled = 0
     for p in range(STOCK + 1):
-        base = p * CAPACITY
-        for k in range(pos[LENGTHS + p]):
-            if pos[base + k] == HIDDEN and filled < n:
-                pos[base + k] = cards[filled]
+        for k in range(pile_size(pos, p)):
+            if pile_card(pos, p, k) == HIDDEN and filled < n:
+                set_pile_card(pos, p, k, cards[filled])
                 filled += 1
     return filled
