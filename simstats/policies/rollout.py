@@ -111,7 +111,7 @@ class Rollout(api.CompiledPolicy):
     parameters = PARAMETERS
     memory = {"seen": seen_field(), "recollection": api.recollection()}
     # positions (stock slots hidden), move lists and scores, the hidden cards (their counts
-    # per card after index CAPACITY), a playout's blind-digger memory and its legal moves
+    # per card after index COUNTS), a playout's blind-digger memory and its legal moves
     workspace = {"positions": positions_field(N_ROWS),
                  "moves": api.array(np.int64, (N_MOVE_ROWS, MAX_LEGAL_MOVES)),
                  "cards": api.array(np.int16, UNSEEN_SIZE),

@@ -26,7 +26,6 @@ from ..engine.moves import (
     set_pile_card,
 )
 from ..engine.state import (
-    CAPACITY,
     DEAL,
     FOUNDATION_PLACE,
     N_PLACES,
@@ -272,7 +271,7 @@ def fits_any_foundation(pos, rules, card):
 
 
 # A sample's room (hidden_cards): the cards not seen, then from COUNTS how many of each.
-COUNTS = CAPACITY
+COUNTS = DECK_SIZE  # room for every card of the deck
 UNSEEN_SIZE = COUNTS + DECK_SIZE // 2
 
 

@@ -150,3 +150,25 @@ def test_committed_files_name_no_path_of_the_machine_that_made_them():
             if MACHINE_PATH.search(line):
                 found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()[:120]}")
     assert found == []
+
+
+LAYOUT_OFFSETS = {"CAPACITY", "LENGTHS", "FOUNDATIONS", "MOVES", "DEALS", "REDEALS", "RESHUFFLES"}
+
+
+def offsets_named(path: Path) -> set[str]:
+    """The layout's offsets a module names: imported from engine/state or read as `S.NAME`."""
+    named = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[-1] == "state":
+            named |= {alias.name for alias in node.names} & LAYOUT_OFFSETS
+        elif isinstance(node, ast.Attribute) and node.attr in LAYOUT_OFFSETS:
+            named.add(node.attr)
+    return named
+
+
+def test_policies_read_positions_through_the_engines_accessors():
+    """Only the engine and the search compute offsets into a position's layout; a policy, built
+    in or not, reads it by what it holds (pile_size, pile_card, ...: docs/architecture.md)."""
+    named = {path.name: offsets_named(path) for path in (PACKAGE / "policies").glob("*.py")}
+    assert {name: offsets for name, offsets in named.items() if offsets} == {}
+    assert offsets_named(PACKAGE / "engine" / "moves.py") >= {"LENGTHS", "CAPACITY"}
