@@ -63,6 +63,7 @@ from .tactics import (
     DIGGING,
     NO_PLAN,
     PLAN,
+    PLAN_UNIT,
     deal_or_redeal,
     evaluate,
     first_foundation_move,
@@ -362,7 +363,7 @@ def decide(obs, rules, params, positions, moves, cursors, seen):
     copy_position(obs, positions[0])
     # A line must beat the position now and the line being followed (whose rest scores higher
     # than it did, having fewer moves to go): so play never wanders among equal positions.
-    baseline = max(score_of(positions[0], rules, params, moves[WORK_ROW]), seen[PLAN] / 1e6)
+    baseline = max(score_of(positions[0], rules, params, moves[WORK_ROW]), seen[PLAN] / PLAN_UNIT)
     score, best_step = best_line(positions, moves, cursors, depth, rules, params, baseline,
                                  seen)
     if best_step == NO_MOVE and deep > depth and (deal_or_redeal(obs, rules) != NO_MOVE or (
@@ -371,7 +372,7 @@ def decide(obs, rules, params, positions, moves, cursors, seen):
         score, best_step = best_line(positions, moves, cursors, deep, rules, params, baseline,
                                      seen)
     if best_step != NO_MOVE:
-        seen[PLAN] = int(score * 1e6)
+        seen[PLAN] = int(score * PLAN_UNIT)
         if best_step >= DIG:
             seen[DIGGING] = best_step - DIG + 1
             seen[DIG_MADE] = 0

@@ -49,6 +49,10 @@ DIGGING = SEEN_SLOTS + 1  # the column being dug + 1 (0: none),
 DIG_KEY = SEEN_SLOTS + 2  # the position expected when its next card is due,
 DIG_MADE = SEEN_SLOTS + 3  # and the cards it moved so far
 SEEN_SIZE = SEEN_SLOTS + 4
+# The plan's score is kept cut to millionths (int(score * PLAN_UNIT)) in that int64 slot, as every
+# committed run was made: an exact float would let a line that ties the plan to the millionth no
+# longer replace it, and so move outcomes.
+PLAN_UNIT = 1e6
 
 
 def _hide_stock(positions: np.ndarray) -> None:
