@@ -24,6 +24,7 @@ from simstats.registry import is_oracle
 from simstats.report.page import report_page
 from simstats.report.plots import FIGURES, save_figure
 from simstats.report.summary import (
+    COMPARISON_COLUMNS,
     SUMMARY_NOTE,
     comparisons_note,
     comparisons_view,
@@ -65,14 +66,27 @@ def combined() -> SimpleNamespace:
 TABLE_FIGURES = ("strength", "strength_cost", "comparisons", "win_rates", "heatmap")
 
 
+def comparisons_table(path: Path) -> pd.DataFrame | None:
+    """A run's comparisons.csv. One written before unpaired comparisons existed lacks the
+    columns they brought: its comparisons are all paired, so each side played `deals`."""
+    if not path.is_file():
+        return None
+    table = pd.read_csv(path)
+    if "pairing" not in table:
+        table["pairing"] = "paired"
+        for side in ("a", "b"):
+            table[f"deals_{side}"] = table["deals"]
+            table[f"wins_{side}"] = table["both"] + table[f"only_{side}"]
+    return table[list(COMPARISON_COLUMNS)]
+
+
 def run_tables(folder: Path) -> SimpleNamespace:
     """A committed run as the report's data, from its tables and manifest alone."""
     manifest = json.loads((folder / "manifest.json").read_text())
-    comparisons = folder / "comparisons.csv"
     return SimpleNamespace(
         run_dir=folder.relative_to(ROOT), manifest=manifest, status=manifest.get("status"),
         summary=pd.read_csv(folder / "summary.csv"),
-        comparisons=pd.read_csv(comparisons) if comparisons.is_file() else None,
+        comparisons=comparisons_table(folder / "comparisons.csv"),
         us_per_deal=us_per_deal(manifest))
 
 

@@ -116,7 +116,7 @@ PARAMETERS = {
     "effort": api.integer(20_000, 1, doc="positions searched to solve a sample"),
     "margin": api.integer(2, 1, doc="samples more than lookahead's plan another plan must win"),
     "playout": api.flag(False, doc="1: a sample judged by the fair player's play, not solved"),
-    "playouts": api.integer(64, 0, flank.MAX_PLAYOUTS,
+    "playouts": api.integer(384, 0, flank.MAX_PLAYOUTS,
                             doc="Napoleon's Flank: samples each candidate is played out on"
                             " at most"),
     "replan": api.flag(True, doc="Napoleon's Flank: 1: sample again at every choice"),
@@ -127,7 +127,7 @@ PARAMETERS = {
     "roomy": api.integer(0, 0, 8, doc="... only while more cells than this are free"),
     "short": api.integer(0, 0, 100, doc="Napoleon's Flank: playouts' weight of column size"),
     "bonus": api.integer(0, 0, 10_000, doc="Napoleon's Flank: a won playout's extra score"),
-    "batch": api.integer(0, 0, flank.MAX_PLAYOUTS,
+    "batch": api.integer(8, 0, flank.MAX_PLAYOUTS,
                          doc="Napoleon's Flank: samples a round, candidates behind dropped"
                          " after each (0: all `playouts` to every candidate)"),
     "cut": api.number(2.0, doc="Napoleon's Flank: standard errors behind that drop a candidate"),

@@ -88,10 +88,6 @@ def test_a_plugins_plain_numbers_are_typed_by_their_default():
         choice("c", ("a", "b"))
 
 
-NAPOLEON_PARAMETERS_OF_ISSUE_49 = ("keep", "hold", "roomy", "short", "bonus", "batch", "cut",
-                                   "horizon", "cellworth")
-
-
 def test_the_values_runs_recorded_before_are_todays_so_they_resume():
     """Every committed run made with today's defaults recorded the values that typed parameters
     give today (as floats): a run made before parameters were typed resumes."""
@@ -99,14 +95,6 @@ def test_the_values_runs_recorded_before_are_todays_so_they_resume():
     recorded = manifest["identity"]["parameters"]
     assert set(recorded) >= {"lookahead", "solver", "planner", "rollout", "oracle"}
     for name, values in recorded.items():
-        if name == "planner":
-            # issue 49 gave planner's Napoleon's Flank play new parameters, whose defaults play
-            # as before (tests/policies/test_outcomes_unchanged.py): the recorded values are
-            # today's, but a run recorded without the new ones does not resume
-            today = policy_parameters(name)
-            assert set(today) - set(values) == set(NAPOLEON_PARAMETERS_OF_ISSUE_49)
-            assert {key: today[key] for key in values} == values
-            continue
         assert policy_parameters(name) == values, name
     assert policy_parameters("rollout[base=blind-digger]")["base"] == 3.0
 
