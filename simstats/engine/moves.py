@@ -34,8 +34,8 @@ from .state import (
     WON,
 )
 
-# Reading a position by what it holds: the layout's arithmetic is written here once, for the
-# engine's callers (the search, the built-in policies and the API's view accessors).
+# Reading a position by what it holds, for the built-in policies and the API's view accessors:
+# only the engine and the search compute offsets into the layout (tests/package/test_layers.py).
 
 @jit_inline
 def pile_size(s, pile):

@@ -92,10 +92,10 @@ def remember_move(memory, obs, move):
 
 def blank_observation() -> np.ndarray:
     """An observation buffer whose stock slot holds only hidden cards."""
-    from .state import new_state
+    from .state import new_state, pile_span
 
     obs = new_state()
-    obs[STOCK * CAPACITY : (STOCK + 1) * CAPACITY] = HIDDEN
+    obs[pile_span(STOCK)] = HIDDEN
     return obs
 
 
