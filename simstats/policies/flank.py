@@ -55,6 +55,7 @@ from .rollout import (
     JUDGED,
     PLAYOUT,
     SAMPLE,
+    TOTALS,
     VIEW,
     WINS,
     foundation_candidates,
@@ -70,14 +71,22 @@ from .tactics import (
 MAX_PLAYOUTS = 1000
 MAX_CANDIDATES = 32  # more are never listed (six columns: at most 9)
 # knobs: the digger's, then the search's (a plain int64 array, so the code compiles once)
-KEEP, HOLD, ROOMY, SHORT, BONUS, BATCH, CUT_TENTHS, HORIZON, FREE_TENTHS = range(9)
-N_KNOBS = 9
+(KEEP, HOLD, ROOMY, SHORT, BONUS, BATCH, CUT_TENTHS, HORIZON, FREE_TENTHS, TREE,
+ EXPLORE_TENTHS) = range(11)
+N_KNOBS = 11
+MAX_NODES = 8192  # the tree search's nodes: one more than its samples at most
+# Rows of the tree search's `nodes` (node 0 the root): the move into it, its first child and
+# next sibling (-1: none), its samples, the samples it was available in, their cards home
+# summed and the samples won; PATH: the nodes the current sample went through
+MOVE_OF, CHILD, SIBLING, VISITS, AVAIL, TOTAL, WON, PATH = range(8)
+N_NODE_ROWS = 8
 
 
 def workspace() -> dict:
     return {"scores": api.array(np.int32, (MAX_CANDIDATES, MAX_PLAYOUTS)),
             "alive": api.array(np.int64, MAX_CANDIDATES),
-            "flank_legal": api.array(np.int64, MAX_LEGAL_MOVES + 1)}
+            "flank_legal": api.array(np.int64, MAX_LEGAL_MOVES + 1),
+            "nodes": api.array(np.int64, (N_NODE_ROWS, MAX_NODES))}
 
 
 @jit_inline
@@ -186,7 +195,7 @@ def drop_the_beaten(alive, scores, played, n, cut):
 
 @jit
 def choose_move(obs, known, rules, knobs, playouts, stream, seen, positions, moves, cards,
-                base_memory, legal, scores, alive):
+                base_memory, legal, scores, alive, nodes):
     """The move of the module docstring; moves[JUDGED]: samples played for the chosen move (0
     when none) and how many it won."""
     playouts = min(max(playouts, 1), MAX_PLAYOUTS)
@@ -202,6 +211,16 @@ def choose_move(obs, known, rules, knobs, playouts, stream, seen, positions, mov
         wins[c] = 0
     if hidden_cards(known, rules, cards) == 0:
         playouts = 1  # nothing to sample: every playout is the same
+    elif knobs[TREE] > 0:
+        root = moves[TOTALS]  # a row racing does not use: the search lists moves in CANDIDATES
+        for c in range(n):
+            root[c] = candidates[c]
+        best = tree_search(known, rules, knobs, knobs[TREE], stream, seen, positions, moves,
+                           cards, base_memory, legal, nodes, root, n)
+        chosen = child_for(nodes, 0, root[best])
+        moves[JUDGED, 0] = nodes[VISITS, chosen]
+        moves[JUDGED, 1] = nodes[WON, chosen]
+        return root[best]
     batch = knobs[BATCH] if knobs[BATCH] > 0 else playouts
     cut = knobs[CUT_TENTHS] / 10.0
     played = 0
@@ -217,3 +236,128 @@ def choose_move(obs, known, rules, knobs, playouts, stream, seen, positions, mov
     moves[JUDGED, 0] = played
     moves[JUDGED, 1] = wins[best]
     return candidates[best]
+
+
+
+@jit_inline
+def child_for(nodes, node, move):
+    """The child of `node` that `move` leads to, or -1 if it has none yet."""
+    c = nodes[CHILD, node]
+    while c >= 0:
+        if nodes[MOVE_OF, c] == move:
+            return c
+        c = nodes[SIBLING, c]
+    return -1
+
+
+@jit_inline
+def add_child(nodes, node, move, count):
+    """Node `count` becomes the child of `node` that `move` leads to; returns it."""
+    nodes[MOVE_OF, count] = move
+    nodes[CHILD, count] = -1
+    nodes[SIBLING, count] = nodes[CHILD, node]
+    nodes[CHILD, node] = count
+    nodes[VISITS, count] = 0
+    nodes[AVAIL, count] = 0
+    nodes[TOTAL, count] = 0
+    nodes[WON, count] = 0
+    return count
+
+
+@jit_inline
+def mark_available(nodes, node, candidates, n):
+    """Count one more availability for every child of `node` among the n candidates (those
+    legal in this sample); returns the index of the first candidate without a child, or -1."""
+    fresh = -1
+    for i in range(n):
+        c = child_for(nodes, node, candidates[i])
+        if c >= 0:
+            nodes[AVAIL, c] += 1
+        elif fresh < 0:
+            fresh = i
+    return fresh
+
+
+@jit_inline
+def upper_bound_child(nodes, node, candidates, n, explore):
+    """The child among the candidates' with the highest UCB1 score (mean cards home plus
+    `explore` x sqrt(ln availability / visits)); the first on a tie; -1 if none was played."""
+    chosen, best_value = -1, -1e300
+    for i in range(n):
+        c = child_for(nodes, node, candidates[i])
+        if c < 0 or nodes[VISITS, c] == 0:
+            continue
+        value = nodes[TOTAL, c] / nodes[VISITS, c] + explore * np.sqrt(
+            np.log(max(nodes[AVAIL, c], 1)) / nodes[VISITS, c])
+        if value > best_value:
+            best_value, chosen = value, c
+    return chosen
+
+
+@jit
+def tree_search(known, rules, knobs, iterations, stream, seen, positions, moves, cards,
+                base_memory, legal, nodes, root_moves, n_root):
+    """The tree search of the module docstring, `iterations` samples from the root whose
+    candidates are root_moves[0:n_root]; returns the index of the one played most."""
+    explore = knobs[EXPLORE_TENTHS] / 10.0
+    path = nodes[PATH]
+    nodes[CHILD, 0] = -1
+    count = 1
+    candidates = moves[CANDIDATES]
+    sample, pos, view = positions[SAMPLE], positions[PLAYOUT], positions[VIEW]
+    for _ in range(iterations):
+        sample_position(known, rules, stream, cards, sample)
+        copy_position(sample, pos)
+        copy_position(known, base_memory[0])  # the player's memory, kept as in a playout
+        base_memory[1, LAST_MOVE] = NO_MOVE
+        base_memory[1, LAST_MOVE_AT] = moves_made(pos)
+        node, depth, added, stopped = 0, 0, False, False
+        while not added:
+            if depth == 0:
+                n = n_root
+                for i in range(n):
+                    candidates[i] = root_moves[i]
+            else:
+                if foundation_cards(pos) == DECK_SIZE or moves_made(pos) >= MOVE_LIMIT:
+                    break
+                observe(pos, rules, view)
+                recall(view, rules, base_memory)
+                n = find_candidates(view, base_memory[0], rules, knobs, positions, moves, seen,
+                                    legal)
+                if n == 0:
+                    break
+            if n == 1:
+                move = candidates[0]  # forced: made without a node
+            else:
+                fresh = mark_available(nodes, node, candidates, n)
+                if fresh >= 0 and count < MAX_NODES:
+                    move = candidates[fresh]
+                    node = add_child(nodes, node, move, count)
+                    count += 1
+                    added = True
+                else:
+                    node = upper_bound_child(nodes, node, candidates, n, explore)
+                    if node < 0:
+                        break
+                    move = nodes[MOVE_OF, node]
+                depth += 1
+                path[depth] = node
+            if move == NO_MOVE:  # the digger would stop here: the game ends
+                stopped = True
+                break
+            apply_move(pos, rules, move)
+            apply_move(base_memory[0], rules, move)
+            base_memory[1, LAST_MOVE] = NO_MOVE
+            base_memory[1, LAST_MOVE_AT] = moves_made(pos)
+        home = foundation_cards(pos) if stopped else playout(pos, rules, knobs, view,
+                                                             base_memory, legal)
+        for d in range(1, depth + 1):
+            nodes[VISITS, path[d]] += 1
+            nodes[TOTAL, path[d]] += home
+            nodes[WON, path[d]] += home == DECK_SIZE
+    best, best_visits = 0, -1
+    for i in range(n_root):
+        c = child_for(nodes, 0, root_moves[i])
+        if c >= 0 and nodes[VISITS, c] > best_visits:
+            best, best_visits = i, nodes[VISITS, c]
+    return best

@@ -133,6 +133,10 @@ PARAMETERS = {
     "cut": api.number(2.0, doc="Napoleon's Flank: standard errors behind that drop a candidate"),
     "horizon": api.integer(0, 0, doc="Napoleon's Flank: digger moves a playout makes at most"
                            " (0: to the end)"),
+    "tree": api.integer(1400, 0, flank.MAX_NODES - 1,
+                        doc="Napoleon's Flank: samples of the tree search (0: race playouts)"),
+    "explore": api.number(15.0, doc="Napoleon's Flank: the tree search's exploration, in cards"
+                          " home"),
     "cellworth": api.number(0.0, doc="Napoleon's Flank: a playout's score of a free cell at its"
                             " end, in cards home"),
 }
@@ -194,7 +198,7 @@ class Planner(api.CompiledPolicy):
                       a(m.cursors), a(m.seen), search_work(m), a(m.plan), a(m.sampling),
                       a(m.sample), a(m.walk), a(m.unseen), a(m.plans), a(m.imagined), a(m.shown),
                       a(m.pretend), a(m.base_memory), a(m.legal), a(m.knobs), a(m.scores),
-                      a(m.alive), rng)
+                      a(m.alive), a(m.nodes), rng)
         remember_move(a(m.recalled), obs, move)
         return move
 
@@ -383,12 +387,14 @@ def set_knobs(params, knobs):
     knobs[flank.CUT_TENTHS] = int(round(params.cut * 10))
     knobs[flank.HORIZON] = params.horizon
     knobs[flank.FREE_TENTHS] = int(round(params.cellworth * 10))
+    knobs[flank.TREE] = params.tree
+    knobs[flank.EXPLORE_TENTHS] = int(round(params.explore * 10))
 
 
 @jit
 def decide(obs, known, rules, params, positions, moves, cursors, seen, work, plan, sampling,
            sample, walk, unseen, plans, imagined, shown, pretend, base_memory, legal, knobs,
-           scores, alive, rng):
+           scores, alive, nodes, rng):
     hidden = hidden_in_play(known)
     if hidden == 0:  # every card that matters is seen
         return solver.decide(obs, known, rules, as_solver_params(params), positions, moves,
@@ -402,7 +408,8 @@ def decide(obs, known, rules, params, positions, moves, cursors, seen, work, pla
             # cards seen alone), so the plan judged goes on, without sampling again
             return flank.digger_move(obs, known, rules, knobs, legal)
         move = flank.choose_move(obs, known, rules, knobs, int(params.playouts), rng, seen,
-                                 positions, moves, unseen, base_memory, legal, scores, alive)
+                                 positions, moves, unseen, base_memory, legal, scores, alive,
+                                 nodes)
         if moves[rollout.JUDGED, 0] > 0:
             sampling[SAMPLED_HIDDEN] = hidden
             sampling[DECISIONS] += 1
