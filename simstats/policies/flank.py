@@ -1,33 +1,42 @@
-"""`planner`'s play of Napoleon's Flank: each candidate move played out on samples of the cards
-the player has not seen by a fair digger that remembers (flank_digger.py, `blind-digger` with
-knobs), samples spent where the candidates are close.
+"""`planner`'s play of Napoleon's Flank: candidate moves judged on samples of the cards the
+player has not seen, played out by a fair digger that remembers (flank_digger.py, `blind-digger`
+with knobs): by default a tree search over the player's own moves, else raced playouts.
 
 The candidates (as rollout.py's with base blind-digger): a card that fits both foundations of
 its suit goes to either; else, once no foundation play is left, the digger's own move, each
 column top to the first empty cell, deal and redeal; a move back to a position met earlier in
 the deal is none, and a single candidate is made without sampling. A sample fills only the places
 the player has not seen (what it remembers stays, engine/observe.py: recall) with the unseen
-cards at random from the policy's own stream; every candidate is played on the same samples;
-each playout's digger starts from the player's memory and sees only what a player of the sample
-would see. A playout scores the cards home at its end, plus `bonus` if it is won.
+cards at random from the policy's own stream; each playout's digger starts from the player's
+memory and sees only what a player of the sample would see. A playout scores the cards home at
+its end, plus `bonus` if it is won.
 
-Racing (`batch` > 0): samples are played `batch` at a time; after each batch a candidate whose
-score is behind the leader's by more than `cut` standard errors of their paired difference (on
-the same samples) is dropped, so the samples go to the candidates still in doubt, up to
-`playouts` per candidate (by default 8 at a time up to 384); with one left it is played.
-batch=0: every candidate gets `playouts` samples (rollout.py's way). Ties go to the earlier
-candidate. A playout may also stop after `horizon` digger moves and score `cellworth` cards home
-per free cell at its end (both off by default).
+The tree search (`tree` samples, the default 1,400; information-set Monte Carlo tree search,
+one observer): each sample walks a tree whose nodes are sequences of the player's own moves,
+whatever cards they show, from the candidates above. At a node the candidates are listed as here
+from what a player of that sample would see and remember, a forced move is made without a node,
+and among the candidates with a child UCB1 picks the one with the highest mean cards home plus
+`explore` x sqrt(ln availability / samples), a child's availability being the samples in which
+its move was a candidate at all (a move may be legal in one sample and not in another). The
+first candidate without a child gets one, the digger plays the sample out from there, and its
+cards home are added along the path. The root's candidate sampled most is played. So the moves
+after the first are searched too where samples pile up, not left to the digger's rule.
 
-Measured on deals 0-999 of seed 0, one core, against 64 playouts to every candidate (65 won,
-0.21 s a deal; benchmarks/planner_napoleon.md): racing (batch 8, cut 2) made the same strength
-cheaper (64 at most: 63 won, 0.13 s), and so bought more playouts for the time (192 at most:
-83, 0.30 s; 384, the default since: 98, 0.55 s, McNemar p = 0.008; 10.00% of deals
-0-4,999);
-a won playout's bonus of 104 lost (47, p = 0.09), playouts cut at 40 moves scoring 1.3 a free
-cell lost (20 of 400 against 36), the free cell's score at a full playout's end changed nothing
-measurable (72 against 83), nor did the digger's knobs (hold=2,roomy=1: 62 against 65), which
-alone play as well as blind-digger at best.
+Racing (`tree`=0, `batch` > 0): every candidate plays the same samples, `batch` at a time; after
+each batch a candidate whose score is behind the leader's by more than `cut` standard errors of
+their paired difference is dropped, so the samples go to the candidates still in doubt, up to
+`playouts` per candidate; with one left it is played. batch=0: every candidate gets `playouts`
+samples (rollout.py's way). Ties go to the earlier candidate. A playout may also stop after
+`horizon` digger moves and score `cellworth` cards home per free cell at its end (both off by
+default).
+
+Measured on deals 0-999 of seed 0, one core (benchmarks/planner_napoleon.md, every method
+tried): 64 playouts to every candidate won 65 (0.21 s a deal); racing made that cheaper and so
+bought more playouts (384 at most: 98, 0.55 s, the default until the tree search); the tree
+search with 800 samples won as many (103, 0.54 s), with 1,500 148 (1.09 s on a busy machine;
+McNemar p = 0.0006 against racing's 98); explore 5 lost (28 of 500 against 53) and 40 gained
+nothing at 800 (92). A won playout's bonus, playouts cut short and the digger's knobs lost or
+changed nothing measurable.
 """
 
 from __future__ import annotations
