@@ -1,33 +1,42 @@
-"""`planner`'s play of Napoleon's Flank: each candidate move played out on samples of the cards
-the player has not seen by a fair digger that remembers (flank_digger.py, `blind-digger` with
-knobs), samples spent where the candidates are close.
+"""`planner`'s play of Napoleon's Flank: candidate moves judged on samples of the cards the
+player has not seen, played out by a fair digger that remembers (flank_digger.py, `blind-digger`
+with knobs): by default a tree search over the player's own moves, else raced playouts.
 
 The candidates (as rollout.py's with base blind-digger): a card that fits both foundations of
 its suit goes to either; else, once no foundation play is left, the digger's own move, each
 column top to the first empty cell, deal and redeal; a move back to a position met earlier in
 the deal is none, and a single candidate is made without sampling. A sample fills only the places
 the player has not seen (what it remembers stays, engine/observe.py: recall) with the unseen
-cards at random from the policy's own stream; every candidate is played on the same samples;
-each playout's digger starts from the player's memory and sees only what a player of the sample
-would see. A playout scores the cards home at its end, plus `bonus` if it is won.
+cards at random from the policy's own stream; each playout's digger starts from the player's
+memory and sees only what a player of the sample would see. A playout scores the cards home at
+its end, plus `bonus` if it is won.
 
-Racing (`batch` > 0): samples are played `batch` at a time; after each batch a candidate whose
-score is behind the leader's by more than `cut` standard errors of their paired difference (on
-the same samples) is dropped, so the samples go to the candidates still in doubt, up to
-`playouts` per candidate (by default 8 at a time up to 384); with one left it is played.
-batch=0: every candidate gets `playouts` samples (rollout.py's way). Ties go to the earlier
-candidate. A playout may also stop after `horizon` digger moves and score `cellworth` cards home
-per free cell at its end (both off by default).
+The tree search (`tree` samples, the default 1,400; information-set Monte Carlo tree search,
+one observer): each sample walks a tree whose nodes are sequences of the player's own moves,
+whatever cards they show, from the candidates above. At a node the candidates are listed as here
+from what a player of that sample would see and remember, a forced move is made without a node,
+and among the candidates with a child UCB1 picks the one with the highest mean cards home plus
+`explore` x sqrt(ln availability / samples), a child's availability being the samples in which
+its move was a candidate at all (a move may be legal in one sample and not in another). The
+first candidate without a child gets one, the digger plays the sample out from there, and its
+cards home are added along the path. The root's candidate sampled most is played. So the moves
+after the first are searched too where samples pile up, not left to the digger's rule.
 
-Measured on deals 0-999 of seed 0, one core, against 64 playouts to every candidate (65 won,
-0.21 s a deal; benchmarks/planner_napoleon.md): racing (batch 8, cut 2) made the same strength
-cheaper (64 at most: 63 won, 0.13 s), and so bought more playouts for the time (192 at most:
-83, 0.30 s; 384, the default since: 98, 0.55 s, McNemar p = 0.008; 10.00% of deals
-0-4,999);
-a won playout's bonus of 104 lost (47, p = 0.09), playouts cut at 40 moves scoring 1.3 a free
-cell lost (20 of 400 against 36), the free cell's score at a full playout's end changed nothing
-measurable (72 against 83), nor did the digger's knobs (hold=2,roomy=1: 62 against 65), which
-alone play as well as blind-digger at best.
+Racing (`tree`=0, `batch` > 0): every candidate plays the same samples, `batch` at a time; after
+each batch a candidate whose score is behind the leader's by more than `cut` standard errors of
+their paired difference is dropped, so the samples go to the candidates still in doubt, up to
+`playouts` per candidate; with one left it is played. batch=0: every candidate gets `playouts`
+samples (rollout.py's way). Ties go to the earlier candidate. A playout may also stop after
+`horizon` digger moves and score `cellworth` cards home per free cell at its end (both off by
+default).
+
+Measured on deals 0-999 of seed 0, one core (benchmarks/planner_napoleon.md, every method
+tried): 64 playouts to every candidate won 65 (0.21 s a deal); racing made that cheaper and so
+bought more playouts (384 at most: 98, 0.55 s, the default until the tree search); the tree
+search with 800 samples won as many (103, 0.54 s), with 1,500 148 (1.09 s on a busy machine;
+McNemar p = 0.0006 against racing's 98); explore 5 lost (28 of 500 against 53) and 40 gained
+nothing at 800 (92). A won playout's bonus, playouts cut short and the digger's knobs lost or
+changed nothing measurable.
 """
 
 from __future__ import annotations
@@ -55,6 +64,7 @@ from .rollout import (
     JUDGED,
     PLAYOUT,
     SAMPLE,
+    TOTALS,
     VIEW,
     WINS,
     foundation_candidates,
@@ -70,14 +80,22 @@ from .tactics import (
 MAX_PLAYOUTS = 1000
 MAX_CANDIDATES = 32  # more are never listed (six columns: at most 9)
 # knobs: the digger's, then the search's (a plain int64 array, so the code compiles once)
-KEEP, HOLD, ROOMY, SHORT, BONUS, BATCH, CUT_TENTHS, HORIZON, FREE_TENTHS = range(9)
-N_KNOBS = 9
+(KEEP, HOLD, ROOMY, SHORT, BONUS, BATCH, CUT_TENTHS, HORIZON, FREE_TENTHS, TREE,
+ EXPLORE_TENTHS) = range(11)
+N_KNOBS = 11
+MAX_NODES = 8192  # the tree search's nodes: one more than its samples at most
+# Rows of the tree search's `nodes` (node 0 the root): the move into it, its first child and
+# next sibling (-1: none), its samples, the samples it was available in, their cards home
+# summed and the samples won; PATH: the nodes the current sample went through
+MOVE_OF, CHILD, SIBLING, VISITS, AVAIL, TOTAL, WON, PATH = range(8)
+N_NODE_ROWS = 8
 
 
 def workspace() -> dict:
     return {"scores": api.array(np.int32, (MAX_CANDIDATES, MAX_PLAYOUTS)),
             "alive": api.array(np.int64, MAX_CANDIDATES),
-            "flank_legal": api.array(np.int64, MAX_LEGAL_MOVES + 1)}
+            "flank_legal": api.array(np.int64, MAX_LEGAL_MOVES + 1),
+            "nodes": api.array(np.int64, (N_NODE_ROWS, MAX_NODES))}
 
 
 @jit_inline
@@ -186,7 +204,7 @@ def drop_the_beaten(alive, scores, played, n, cut):
 
 @jit
 def choose_move(obs, known, rules, knobs, playouts, stream, seen, positions, moves, cards,
-                base_memory, legal, scores, alive):
+                base_memory, legal, scores, alive, nodes):
     """The move of the module docstring; moves[JUDGED]: samples played for the chosen move (0
     when none) and how many it won."""
     playouts = min(max(playouts, 1), MAX_PLAYOUTS)
@@ -202,6 +220,16 @@ def choose_move(obs, known, rules, knobs, playouts, stream, seen, positions, mov
         wins[c] = 0
     if hidden_cards(known, rules, cards) == 0:
         playouts = 1  # nothing to sample: every playout is the same
+    elif knobs[TREE] > 0:
+        root = moves[TOTALS]  # a row racing does not use: the search lists moves in CANDIDATES
+        for c in range(n):
+            root[c] = candidates[c]
+        best = tree_search(known, rules, knobs, knobs[TREE], stream, seen, positions, moves,
+                           cards, base_memory, legal, nodes, root, n)
+        chosen = child_for(nodes, 0, root[best])
+        moves[JUDGED, 0] = nodes[VISITS, chosen]
+        moves[JUDGED, 1] = nodes[WON, chosen]
+        return root[best]
     batch = knobs[BATCH] if knobs[BATCH] > 0 else playouts
     cut = knobs[CUT_TENTHS] / 10.0
     played = 0
@@ -217,3 +245,128 @@ def choose_move(obs, known, rules, knobs, playouts, stream, seen, positions, mov
     moves[JUDGED, 0] = played
     moves[JUDGED, 1] = wins[best]
     return candidates[best]
+
+
+
+@jit_inline
+def child_for(nodes, node, move):
+    """The child of `node` that `move` leads to, or -1 if it has none yet."""
+    c = nodes[CHILD, node]
+    while c >= 0:
+        if nodes[MOVE_OF, c] == move:
+            return c
+        c = nodes[SIBLING, c]
+    return -1
+
+
+@jit_inline
+def add_child(nodes, node, move, count):
+    """Node `count` becomes the child of `node` that `move` leads to; returns it."""
+    nodes[MOVE_OF, count] = move
+    nodes[CHILD, count] = -1
+    nodes[SIBLING, count] = nodes[CHILD, node]
+    nodes[CHILD, node] = count
+    nodes[VISITS, count] = 0
+    nodes[AVAIL, count] = 0
+    nodes[TOTAL, count] = 0
+    nodes[WON, count] = 0
+    return count
+
+
+@jit_inline
+def mark_available(nodes, node, candidates, n):
+    """Count one more availability for every child of `node` among the n candidates (those
+    legal in this sample); returns the index of the first candidate without a child, or -1."""
+    fresh = -1
+    for i in range(n):
+        c = child_for(nodes, node, candidates[i])
+        if c >= 0:
+            nodes[AVAIL, c] += 1
+        elif fresh < 0:
+            fresh = i
+    return fresh
+
+
+@jit_inline
+def upper_bound_child(nodes, node, candidates, n, explore):
+    """The child among the candidates' with the highest UCB1 score (mean cards home plus
+    `explore` x sqrt(ln availability / visits)); the first on a tie; -1 if none was played."""
+    chosen, best_value = -1, -1e300
+    for i in range(n):
+        c = child_for(nodes, node, candidates[i])
+        if c < 0 or nodes[VISITS, c] == 0:
+            continue
+        value = nodes[TOTAL, c] / nodes[VISITS, c] + explore * np.sqrt(
+            np.log(max(nodes[AVAIL, c], 1)) / nodes[VISITS, c])
+        if value > best_value:
+            best_value, chosen = value, c
+    return chosen
+
+
+@jit
+def tree_search(known, rules, knobs, iterations, stream, seen, positions, moves, cards,
+                base_memory, legal, nodes, root_moves, n_root):
+    """The tree search of the module docstring, `iterations` samples from the root whose
+    candidates are root_moves[0:n_root]; returns the index of the one played most."""
+    explore = knobs[EXPLORE_TENTHS] / 10.0
+    path = nodes[PATH]
+    nodes[CHILD, 0] = -1
+    count = 1
+    candidates = moves[CANDIDATES]
+    sample, pos, view = positions[SAMPLE], positions[PLAYOUT], positions[VIEW]
+    for _ in range(iterations):
+        sample_position(known, rules, stream, cards, sample)
+        copy_position(sample, pos)
+        copy_position(known, base_memory[0])  # the player's memory, kept as in a playout
+        base_memory[1, LAST_MOVE] = NO_MOVE
+        base_memory[1, LAST_MOVE_AT] = moves_made(pos)
+        node, depth, added, stopped = 0, 0, False, False
+        while not added:
+            if depth == 0:
+                n = n_root
+                for i in range(n):
+                    candidates[i] = root_moves[i]
+            else:
+                if foundation_cards(pos) == DECK_SIZE or moves_made(pos) >= MOVE_LIMIT:
+                    break
+                observe(pos, rules, view)
+                recall(view, rules, base_memory)
+                n = find_candidates(view, base_memory[0], rules, knobs, positions, moves, seen,
+                                    legal)
+                if n == 0:
+                    break
+            if n == 1:
+                move = candidates[0]  # forced: made without a node
+            else:
+                fresh = mark_available(nodes, node, candidates, n)
+                if fresh >= 0 and count < MAX_NODES:
+                    move = candidates[fresh]
+                    node = add_child(nodes, node, move, count)
+                    count += 1
+                    added = True
+                else:
+                    node = upper_bound_child(nodes, node, candidates, n, explore)
+                    if node < 0:
+                        break
+                    move = nodes[MOVE_OF, node]
+                depth += 1
+                path[depth] = node
+            if move == NO_MOVE:  # the digger would stop here: the game ends
+                stopped = True
+                break
+            apply_move(pos, rules, move)
+            apply_move(base_memory[0], rules, move)
+            base_memory[1, LAST_MOVE] = NO_MOVE
+            base_memory[1, LAST_MOVE_AT] = moves_made(pos)
+        home = foundation_cards(pos) if stopped else playout(pos, rules, knobs, view,
+                                                             base_memory, legal)
+        for d in range(1, depth + 1):
+            nodes[VISITS, path[d]] += 1
+            nodes[TOTAL, path[d]] += home
+            nodes[WON, path[d]] += home == DECK_SIZE
+    best, best_visits = 0, -1
+    for i in range(n_root):
+        c = child_for(nodes, 0, root_moves[i])
+        if c >= 0 and nodes[VISITS, c] > best_visits:
+            best, best_visits = i, nodes[VISITS, c]
+    return best

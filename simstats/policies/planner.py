@@ -39,31 +39,29 @@ out, so a sample solved with every card known assumes what the player never lear
 fusion at its worst: the solved samples dig as if they could see). Instead, at every choice
 between more than one candidate (a card that fits both foundations of its suit; once no
 foundation play is left, the playouts' digger's own move, each dig into the first empty cell,
-deal, redeal) each candidate is played out on samples by a fair player that remembers
-(flank_digger.py: `blind-digger`, whose knobs keep, hold, roomy and short are off by default),
-starting from what this player remembers; the samples fill only the places it has not seen; the
-candidate with most cards home summed over its playouts is played. The samples are raced
-(`batch` = 8 at a time; a candidate more than `cut` = 2 standard errors of the paired difference
-behind the leader is dropped), up to `playouts` = 384 per candidate; with batch=0 every
-candidate is given all `playouts`. Foundation plays with one pile to
-go to and forced moves are made without sampling. It samples at every other choice, also where
-the move before showed no card (`replan=1`); with `replan=0` it samples only at its first such
-choice and wherever a card it had never seen has come into view since its last one, and in
-between plays the digger's moves, which every playout of the move it chose went on with (they
-depend on the cards seen alone). Judging every choice again won more, though not conclusively:
-deals 0-999 of seed 0, 65 won with replan=1 and 49 with replan=0 (McNemar p = 0.08), hence the
-default. Deals 0-999 of seed 0, one core (benchmarks/planner_napoleon.md, which lists every
-method tried): 64 playouts to every candidate (`planner[playouts=64,batch=0]`, the default
-until issue 49) won 65 (0.21 s a deal), the same raced 63 (0.13 s), raced up to 192 83 (0.30 s)
-and up to 384 (today's default) 98 (McNemar p = 0.008 against 65); blind-digger alone won 10.
-The default won 10.00% (9.20-10.86%) of deals 0-4,999 at 0.55 s a deal (64 to every
-candidate: 6.38%), and 8.90% (7.29-10.83%) of deals 0-999 of seed 1 (5.5%); racing up to 768
-won no more (deals 0-499).
+deal, redeal) it searches a tree of its own moves over `tree` = 1,400 samples of what it has not
+seen (information-set Monte Carlo tree search, UCB1 with `explore` = 15 cards home): each sample
+follows the moves that did best so far, adds one move to the tree, and is played out by a fair
+player that remembers (flank_digger.py: `blind-digger`, whose knobs keep, hold, roomy and short
+are off by default), starting from what this player remembers; the candidate sampled most is
+played. With tree=0 each candidate is played out on samples instead, raced (`batch` = 8 at a
+time; a candidate more than `cut` = 2 standard errors of the paired difference behind the
+leader is dropped) up to `playouts` = 384 per candidate, or with batch=0 given all `playouts`.
+Foundation plays with one pile to go to and forced moves are made without sampling. It samples
+at every other choice, also where the move before showed no card (`replan=1`); with `replan=0`
+it samples only at its first such choice and wherever a card it had never seen has come into
+view since its last one, and in between plays the digger's moves, which every playout of the
+move it chose went on with (they depend on the cards seen alone). Judging every choice again
+won more, though not conclusively: deals 0-999 of seed 0, 65 won with replan=1 and 49 with
+replan=0 (64 playouts each, McNemar p = 0.08), hence the default. Deals 0-999 of seed 0, one
+core (benchmarks/planner_napoleon.md, which lists every method tried): 64 playouts to every
+candidate won 65 (0.21 s a deal), raced up to 384 98 (0.55 s; 10.00% of deals 0-4,999), the
+tree search with 1,500 samples 148 (McNemar p = 0.0006 against 98); blind-digger alone won 10.
 Parameters: solver's (used where everything is seen, and lookahead's), samples, proposals,
 candidates, effort (positions searched per sample), margin and playout; in Napoleon's Flank
-playouts (samples per candidate at most; 0: plan there as in the other games), replan, batch,
-cut, the playouts' score (bonus, horizon, cellworth) and their digger's knobs (keep, hold, roomy,
-short).
+tree and explore (the tree search; tree=0: racing), playouts (racing's samples per candidate at
+most; 0: plan there as in the other games), replan, batch, cut, the playouts' score (bonus,
+horizon, cellworth) and their digger's knobs (keep, hold, roomy, short).
 """
 
 from __future__ import annotations
@@ -133,6 +131,10 @@ PARAMETERS = {
     "cut": api.number(2.0, doc="Napoleon's Flank: standard errors behind that drop a candidate"),
     "horizon": api.integer(0, 0, doc="Napoleon's Flank: digger moves a playout makes at most"
                            " (0: to the end)"),
+    "tree": api.integer(1400, 0, flank.MAX_NODES - 1,
+                        doc="Napoleon's Flank: samples of the tree search (0: race playouts)"),
+    "explore": api.number(15.0, doc="Napoleon's Flank: the tree search's exploration, in cards"
+                          " home"),
     "cellworth": api.number(0.0, doc="Napoleon's Flank: a playout's score of a free cell at its"
                             " end, in cards home"),
 }
@@ -194,7 +196,7 @@ class Planner(api.CompiledPolicy):
                       a(m.cursors), a(m.seen), search_work(m), a(m.plan), a(m.sampling),
                       a(m.sample), a(m.walk), a(m.unseen), a(m.plans), a(m.imagined), a(m.shown),
                       a(m.pretend), a(m.base_memory), a(m.legal), a(m.knobs), a(m.scores),
-                      a(m.alive), rng)
+                      a(m.alive), a(m.nodes), rng)
         remember_move(a(m.recalled), obs, move)
         return move
 
@@ -383,12 +385,14 @@ def set_knobs(params, knobs):
     knobs[flank.CUT_TENTHS] = int(round(params.cut * 10))
     knobs[flank.HORIZON] = params.horizon
     knobs[flank.FREE_TENTHS] = int(round(params.cellworth * 10))
+    knobs[flank.TREE] = params.tree
+    knobs[flank.EXPLORE_TENTHS] = int(round(params.explore * 10))
 
 
 @jit
 def decide(obs, known, rules, params, positions, moves, cursors, seen, work, plan, sampling,
            sample, walk, unseen, plans, imagined, shown, pretend, base_memory, legal, knobs,
-           scores, alive, rng):
+           scores, alive, nodes, rng):
     hidden = hidden_in_play(known)
     if hidden == 0:  # every card that matters is seen
         return solver.decide(obs, known, rules, as_solver_params(params), positions, moves,
@@ -402,7 +406,8 @@ def decide(obs, known, rules, params, positions, moves, cursors, seen, work, pla
             # cards seen alone), so the plan judged goes on, without sampling again
             return flank.digger_move(obs, known, rules, knobs, legal)
         move = flank.choose_move(obs, known, rules, knobs, int(params.playouts), rng, seen,
-                                 positions, moves, unseen, base_memory, legal, scores, alive)
+                                 positions, moves, unseen, base_memory, legal, scores, alive,
+                                 nodes)
         if moves[rollout.JUDGED, 0] > 0:
             sampling[SAMPLED_HIDDEN] = hidden
             sampling[DECISIONS] += 1

@@ -21,9 +21,9 @@ DEALS = 40
 DEALS_FOR = {"rollout": 20, "planner": 4}
 # ... and the planner with fewer, cheaper samples (the same code: its parameters are data),
 # leaving lookahead's plan on a one-sample lead, so that plans on samples are played (and in
-# Napoleon's Flank racing 64 playouts at most).
+# Napoleon's Flank a tree search of 100 samples).
 NAME_FOR = {"planner": "planner[samples=4,proposals=4,effort=3000,budget=25000,margin=1,"
-                       "playouts=64]"}
+                       "tree=100]"}
 
 
 @pytest.mark.parametrize("policy", sorted(BUILTINS))

@@ -1,7 +1,8 @@
 """`planner`'s play of Napoleon's Flank (simstats/policies/flank.py) and the digger of its
 playouts (flank_digger.py): with neutral knobs they play as rollout[base=blind-digger] and
 blind-digger did; racing drops a candidate only when it is clearly behind, and then plays fewer
-samples. (Fairness is test_hidden_information.py's, as for every built-in.)"""
+samples; the tree search keeps its counts consistent and plays the candidate it sampled most.
+(Fairness is test_hidden_information.py's, as for every built-in.)"""
 
 from __future__ import annotations
 
@@ -42,11 +43,14 @@ def test_each_knob_changes_the_diggers_play(knob):
     assert (ours != theirs).any()
 
 
-def knobs(batch=0, cut=2.0, bonus=0, keep=0, hold=99, roomy=0, short=0, horizon=0, free=0.0):
+def knobs(batch=0, cut=2.0, bonus=0, keep=0, hold=99, roomy=0, short=0, horizon=0, free=0.0,
+          tree=0, explore=15.0):
     values = np.zeros(flank.N_KNOBS, dtype=np.int64)
     values[[flank.KEEP, flank.HOLD, flank.ROOMY, flank.SHORT, flank.BONUS, flank.BATCH,
-            flank.CUT_TENTHS, flank.HORIZON, flank.FREE_TENTHS]] = (
-        keep, hold, roomy, short, bonus, batch, round(cut * 10), horizon, round(free * 10))
+            flank.CUT_TENTHS, flank.HORIZON, flank.FREE_TENTHS, flank.TREE,
+            flank.EXPLORE_TENTHS]] = (
+        keep, hold, roomy, short, bonus, batch, round(cut * 10), horizon, round(free * 10),
+        tree, round(explore * 10))
     return values
 
 
@@ -87,13 +91,15 @@ def stream_for(deal: int) -> np.ndarray:
     return stream
 
 
-def flank_choice(obs, known, values, playouts, deal):
+def flank_choice(obs, known, values, playouts, deal, nodes=None):
     b = buffers()
     scores = np.zeros((flank.MAX_CANDIDATES, flank.MAX_PLAYOUTS), dtype=np.int32)
     alive = np.zeros(flank.MAX_CANDIDATES, dtype=np.int64)
+    if nodes is None:
+        nodes = np.zeros((flank.N_NODE_ROWS, flank.MAX_NODES), dtype=np.int64)
     move = flank.choose_move(obs, known, GAME.array, values, playouts, stream_for(deal),
                              b["seen"], b["positions"], b["moves"], b["cards"],
-                             b["base_memory"], b["legal"], scores, alive)
+                             b["base_memory"], b["legal"], scores, alive, nodes)
     return move, int(b["moves"][rollout.JUDGED, 0]), int(b["moves"][rollout.JUDGED, 1])
 
 
@@ -137,3 +143,51 @@ def test_racing_drops_only_who_is_clearly_behind():
     alive[:5] = 1
     left = flank.drop_the_beaten(alive, scores, 16, 5, 2.0)
     assert list(alive[:5]) == [1, 0, 0, 0, 1] and left == 2
+
+
+def children(nodes, node):
+    c = nodes[flank.CHILD, node]
+    while c >= 0:
+        yield c
+        c = nodes[flank.SIBLING, c]
+
+
+def test_the_tree_search_keeps_its_counts_and_plays_the_move_it_sampled_most():
+    """Every sample goes through one of the root's candidates, and through a node only after
+    its parent; a node is chosen again only where its move is legal (its availability); its
+    cards home are at most 104 a sample."""
+    searched = 0
+    for k, (obs, memory) in enumerate(choices_along_a_game(1)):
+        if k % 4:
+            continue
+        nodes = np.full((flank.N_NODE_ROWS, flank.MAX_NODES), -1, dtype=np.int64)
+        move, visits, won = flank_choice(obs, memory[0], knobs(tree=120), 384, 1, nodes)
+        if nodes[flank.CHILD, 0] < 0:
+            continue  # forced, or nothing hidden: no search
+        searched += 1
+        root = list(children(nodes, 0))
+        assert sum(nodes[flank.VISITS, c] for c in root) == 120
+        most = max(root, key=lambda c: nodes[flank.VISITS, c])
+        assert visits == nodes[flank.VISITS, most] >= 120 / len(root)
+        assert move in {nodes[flank.MOVE_OF, c] for c in root if nodes[flank.VISITS, c] == visits}
+        assert 0 <= won <= visits
+        stack = root
+        while stack:
+            node = stack.pop()
+            below = list(children(nodes, node))
+            assert sum(nodes[flank.VISITS, c] for c in below) <= nodes[flank.VISITS, node]
+            assert nodes[flank.AVAIL, node] >= nodes[flank.VISITS, node] - 1
+            assert nodes[flank.WON, node] <= nodes[flank.VISITS, node]
+            assert nodes[flank.TOTAL, node] <= 104 * nodes[flank.VISITS, node]
+            stack += below
+    assert searched > 3
+
+
+def test_the_tree_search_starts_afresh_at_every_choice():
+    """The same stream gives the same choice whatever searches filled its nodes before."""
+    shared = np.zeros((flank.N_NODE_ROWS, flank.MAX_NODES), dtype=np.int64)
+    choices = [c for k, c in enumerate(choices_along_a_game(3)) if k % 5 == 0]
+    for (obs, memory), (other, other_memory) in zip(choices, choices[1:]):
+        first = flank_choice(obs, memory[0], knobs(tree=80), 384, 3, shared)
+        flank_choice(other, other_memory[0], knobs(tree=80), 384, 3, shared)
+        assert flank_choice(obs, memory[0], knobs(tree=80), 384, 3, shared) == first

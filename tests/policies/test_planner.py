@@ -293,22 +293,25 @@ def test_in_napoleons_flank_its_playouts_lift_it_above_the_player_of_its_playout
     """There each candidate move is played out by blind-digger from what the player remembers
     (rollout[base=3]): on deals 0-199, 64 playouts won 16 deals (52.6 cards home on average)
     and 16 playouts 6 (43.6), where blind-digger alone won 5 (40.8); here 16 playouts on 20
-    deals (fixed deals: a check, not a proof), every candidate on every playout (batch=0, the
-    default), and racing 64 at most (flank.py; 16 raced follow noise: 43.8 cards home against
-    44.9)."""
+    deals (fixed deals: a check, not a proof), every candidate on every playout (batch=0),
+    racing 64 at most (flank.py; 16 raced follow noise: 43.8 cards home against 44.9), and the
+    tree search (the default) with 200 samples."""
     game = get_game("napoleons-flank")
     alone = run_compiled(game, resolve_policy("blind-digger"), 0, 0, 20)
-    for name in ("planner[playouts=16,batch=0]", "planner[playouts=64,batch=8]"):
+    for name in ("planner[tree=0,playouts=16,batch=0]", "planner[tree=0,playouts=64,batch=8]",
+                 "planner[tree=200]"):
         planned = run_compiled(game, resolve_policy(name), 0, 0, 20)
         assert planned[:, 2].astype(float).mean() > alone[:, 2].astype(float).mean() + 2, name
 
 
-def test_in_napoleons_flank_its_first_estimate_is_the_share_of_won_playouts():
+@pytest.mark.parametrize("setting", ["tree=0,playouts=8", "tree=8"])
+def test_in_napoleons_flank_its_first_estimate_is_the_share_of_won_playouts(setting):
     """The estimate benchmarks/planner.py reads: at its first choice among candidates, the
-    playouts each candidate had and how many of the chosen one's were won."""
+    playouts each candidate had and how many of the chosen one's were won (the tree search:
+    the samples, of 8, that went through the chosen move)."""
     from simstats.policies.planner import DECISIONS, FIRST_SAMPLES, FIRST_WON
 
-    game, spec = get_game("napoleons-flank"), resolve_policy("planner[playouts=8]")
+    game, spec = get_game("napoleons-flank"), resolve_policy(f"planner[{setting}]")
     state = new_state()
     deck, _ = deal_deck(game.array, 0, 3)
     lay_out(state, game.array, deck)
@@ -323,7 +326,11 @@ def test_in_napoleons_flank_its_first_estimate_is_the_share_of_won_playouts():
             break
         apply_move(state, game.array, parse_move(move))
     assert sampling[DECISIONS] == 1
-    assert sampling[FIRST_SAMPLES] == 8 and 0 <= sampling[FIRST_WON] <= 8
+    if setting.startswith("tree=0"):
+        assert sampling[FIRST_SAMPLES] == 8
+    else:
+        assert 1 <= sampling[FIRST_SAMPLES] <= 8
+    assert 0 <= sampling[FIRST_WON] <= sampling[FIRST_SAMPLES]
 
 
 @pytest.mark.parametrize("replan", [0, 1])
@@ -334,7 +341,7 @@ def test_in_napoleons_flank_with_replan_0_it_samples_only_after_an_unseen_card_s
     from simstats.policies.planner import DECISIONS
 
     game = get_game("napoleons-flank")
-    spec = resolve_policy(f"planner[playouts=4,replan={replan}]")
+    spec = resolve_policy(f"planner[tree=0,playouts=4,replan={replan}]")
     again = total = 0
     for deal in range(3):
         state = new_state()
