@@ -6,6 +6,8 @@ samples; the tree search keeps its counts consistent and plays the candidate it 
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -186,8 +188,9 @@ def test_the_tree_search_keeps_its_counts_and_plays_the_move_it_sampled_most():
 def test_the_tree_search_starts_afresh_at_every_choice():
     """The same stream gives the same choice whatever searches filled its nodes before."""
     shared = np.zeros((flank.N_NODE_ROWS, flank.MAX_NODES), dtype=np.int64)
-    choices = [c for k, c in enumerate(choices_along_a_game(3)) if k % 5 == 0]
-    for (obs, memory), (other, other_memory) in zip(choices, choices[1:]):
+    choices = [(obs, memory.copy()) for k, (obs, memory) in enumerate(choices_along_a_game(3))
+               if k % 5 == 0]
+    for (obs, memory), (other, other_memory) in itertools.pairwise(choices):
         first = flank_choice(obs, memory[0], knobs(tree=80), 384, 3, shared)
         flank_choice(other, other_memory[0], knobs(tree=80), 384, 3, shared)
         assert flank_choice(obs, memory[0], knobs(tree=80), 384, 3, shared) == first
