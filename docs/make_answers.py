@@ -12,8 +12,10 @@ tests/package/test_readme.py runs the check.
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import shlex
+import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -121,6 +123,26 @@ RUN_PURPOSES = {
 }
 
 
+def committed_runs(results: Path = ROOT / "results") -> list[Path]:
+    """The run folders under `results` that the repository keeps, in name order: not those git
+    ignores, such as the results/run-<date>-<time>/ that README's first command writes."""
+    folders = sorted(p for p in results.iterdir() if (p / "manifest.json").is_file())
+    try:
+        checked = subprocess.run(["git", "check-ignore", "--stdin"], cwd=results, text=True,
+                                 input="".join(f"{folder}\n" for folder in folders),
+                                 capture_output=True)
+    except OSError:
+        checked = None
+    if checked is not None and checked.returncode in (0, 1):  # 128: not a git checkout
+        ignored = {Path(line) for line in checked.stdout.splitlines()}
+        return [folder for folder in folders if folder not in ignored]
+    # No git (an unpacked archive): .gitignore's patterns of folders under results/.
+    patterns = [line.rstrip("/") for line in (ROOT / ".gitignore").read_text().splitlines()
+                if line.startswith("results/") and line.count("/") == 2]
+    return [folder for folder in folders if not any(
+        fnmatch.fnmatch(f"results/{folder.name}", pattern) for pattern in patterns)]
+
+
 def results_index(results: Path = ROOT / "results") -> str:
     """results/README.md: each committed run, what it answers and the command that made it."""
     lines = ["# Committed runs", "",
@@ -128,7 +150,7 @@ def results_index(results: Path = ROOT / "results") -> str:
              "each deal", "(`wins.npz`, where it was made since runs keep it; the per-deal "
              "table `deals/` is not", "committed: the command makes it again, identically). "
              "Written by `python docs/make_answers.py`.", ""]
-    for folder in sorted(p for p in results.iterdir() if (p / "manifest.json").is_file()):
+    for folder in committed_runs(results):
         manifest = json.loads((folder / "manifest.json").read_text())
         purpose = RUN_PURPOSES.get(folder.name, "undescribed")
         lines += [f"## {folder.name}", "", purpose[0].upper() + purpose[1:] + ".",

@@ -19,6 +19,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pandas as pd
+from make_answers import committed_runs  # docs/, this script's folder
 
 from simstats.registry import is_oracle
 from simstats.report.page import report_page
@@ -97,21 +98,20 @@ def main() -> None:
     for name in ("strength", "strength_cost"):
         save_figure(FIGURES[name](data), ROOT / "docs", name)
         print(f"wrote docs/{name}.png and .svg")
-    for folder in sorted((ROOT / "results").glob("*/manifest.json")):
-        if not (folder.parent / "summary.csv").is_file():  # a run stopped before its tables
-            print(f"skipped {folder.parent.relative_to(ROOT)}: no summary.csv")
+    for folder in committed_runs():
+        if not (folder / "summary.csv").is_file():  # a run stopped before its tables
+            print(f"skipped {folder.relative_to(ROOT)}: no summary.csv")
             continue
-        run = run_tables(folder.parent)
+        run = run_tables(folder)
         for name in TABLE_FIGURES:
             fig = FIGURES[name](run)
             if fig is not None:
-                save_figure(fig, folder.parent / "plots", name)
+                save_figure(fig, folder / "plots", name)
                 plt.close(fig)
         notes = {"summary": SUMMARY_NOTE, "oracle": oracle_note(run),
                  "comparisons": comparisons_note(run)}
-        page = report_page(run, folder.parent / "plots", summary_view(run), comparisons_view(run),
-                           notes)
-        (folder.parent / "report.html").write_text(page)
+        page = report_page(run, folder / "plots", summary_view(run), comparisons_view(run), notes)
+        (folder / "report.html").write_text(page)
         print(f"wrote {run.run_dir}/plots and report.html")
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
+from committed import make_answers
 from processes import run_into
 
 from simstats.run.records import chunk_digest, read_wins
@@ -159,8 +160,8 @@ def test_bad_folders_are_refused_in_one_line(cli, run, tmp_path):
     assert "cannot replay the run" in done.stderr
 
 
-@pytest.mark.parametrize("committed", sorted(p.parent.name for p in
-                                             (ROOT / "results").glob("*/wins.npz")))
+@pytest.mark.parametrize("committed", [p.name for p in make_answers().committed_runs()
+                                       if (p / "wins.npz").is_file()])
 def test_the_committed_results_are_what_todays_code_makes(cli, committed):
     """Every committed run that keeps who won each deal, a few deals of one chunk of each of
     its games and policies played again: a change that moves a policy's outcomes fails here
