@@ -8,21 +8,18 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from .engine.cards import DeckError, deck_text
-from .engine.games import GAMES, Game, UnknownGame, get_game
-from .policies import (
-    PolicyCompileError,
-    PolicyError,
-    describe_policy,
-    list_policies,
-    resolve_policy,
-)
 from .registry import DEFAULT_POLICIES
-from .run.records import write_text_atomically
 from .version import __version__
+
+if TYPE_CHECKING:
+    from .engine.games import Game
+
+# Each command imports what it uses: numba, numpy and pandas take most of a second to import,
+# and `--version`, `games` and `policies` need none of them.
 
 EXIT_USAGE = 2
 _invoked: list[str] = []  # the arguments main() was given: what a run records as its command
@@ -33,6 +30,8 @@ class BadInput(click.UsageError):
 
 
 def _game(name: str) -> Game:
+    from .engine.games import UnknownGame, get_game
+
     try:
         return get_game(name)
     except UnknownGame as error:
@@ -40,6 +39,8 @@ def _game(name: str) -> Game:
 
 
 def _policy(name: str):
+    from .policies import PolicyError, resolve_policy
+
     try:
         return resolve_policy(name)
     except PolicyError as error:
@@ -47,6 +48,7 @@ def _policy(name: str):
 
 
 def _read_deck(path: str, game: Game) -> list[int]:
+    from .engine.cards import DeckError
     from .engine.deals import read_deck_file
 
     try:
@@ -86,6 +88,8 @@ def _write(path: str, text: str, what: str) -> None:
     if path == "-" and what == "trace":
         click.echo(text, nl=False)
         return
+    from .run.records import write_text_atomically
+
     try:
         write_text_atomically(Path(path), text)
     except OSError as error:
@@ -111,6 +115,7 @@ def cli() -> None:
 @click.option("--html", "html_path", help="Write a page that replays the deal move by move.")
 def play(game_name, deck_path, seed, deal, policy_name, trace_path, show, html_path) -> None:
     """Play one deal, from a deck file or from (seed, deal), and print its outcome."""
+    from .policies import PolicyCompileError, PolicyError
     from .report.render import render
     from .report.replay_page import playthrough_page
     from .run.move_by_move import play_deck
@@ -157,6 +162,7 @@ def play(game_name, deck_path, seed, deal, policy_name, trace_path, show, html_p
 @click.option("--deal", type=click.IntRange(min=0), required=True, help="Deal number (from 0).")
 def deck(game_name, seed, deal) -> None:
     """Print the deck text that deal I of seed S plays for game G."""
+    from .engine.cards import deck_text
     from .engine.deals import deal_deck
 
     game = _game(game_name)
@@ -169,13 +175,21 @@ def deck(game_name, seed, deal) -> None:
 def policies(name) -> None:
     """List the available policies: name, one line, and where each comes from; with NAME, that
     policy and its parameters (type, default, range, meaning)."""
+    from .registry import builtin_descriptions, plugin_entry_points
+
     if name is not None:
+        from .policies import PolicyError, describe_policy
+
         try:
             click.echo("\n".join(describe_policy(name)))
         except PolicyError as error:
             raise BadInput(str(error)) from None
         return
-    rows = list_policies()
+    rows = [(name, line, "built-in") for name, line in builtin_descriptions().items()]
+    if plugin_entry_points():
+        from .policies import plugin_policies
+
+        rows += plugin_policies()
     width = max(len(name) for name, _, _ in rows)
     for name, description, source in rows:
         click.echo(f"{name.ljust(width)}  {description} [{source}]")
@@ -184,6 +198,8 @@ def policies(name) -> None:
 @cli.command()
 def games() -> None:
     """List the games, their aliases and one line each."""
+    from .engine.games import GAMES
+
     width = max(len(g) for g in GAMES)
     for game in GAMES.values():
         aliases = f" (also: {', '.join(game.aliases)})" if game.aliases else ""
@@ -299,6 +315,7 @@ def replay(trace_path, html_path) -> None:
 def run(games, game_names, policy_names, seed, workers, chunk_size, out_dir, backend, scheduler,
         precision, quiet) -> None:
     """Play every game with every policy on the same deals, in parallel; resumable."""
+    from .engine.games import GAMES
     from .run.options import (
         RunOptions,
         chunk_size_for,
@@ -364,6 +381,7 @@ def run(games, game_names, policy_names, seed, workers, chunk_size, out_dir, bac
 def compile_policies(policy_names, workers) -> None:
     """Compile policies into this machine's cache (default: every built-in and the oracle), so
     that runs, tests and a cluster's workers load them instead of compiling."""
+    from .policies import PolicyError
     from .run.compiling import all_compiled_policies, build_all
     from .run.options import default_workers
 
@@ -426,6 +444,7 @@ def verify(run_dir, fraction, deals, seed, workers, quiet) -> None:
     outcome it recorded (or, for a committed run, who won each deal). Exit 1 if any differs."""
     from tqdm import tqdm
 
+    from .policies import PolicyError
     from .run.options import default_workers
     from .run.verify import VerifyError
     from .run.verify import verify as verify_run

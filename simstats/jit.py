@@ -123,24 +123,42 @@ def _cache_files(source: Path) -> list[Path]:
     return list(numba_cache_folder(source).glob(f"{source.stem}.*.nb[ic]"))
 
 
+# The stamp file's entry for _sources_stamp (the others are modules, keyed by their path).
+SOURCES_KEY = "sources as last checked"
+
+
 def _stamp_file() -> Path:
     if os.environ.get("NUMBA_CACHE_DIR"):
         return Path(os.environ["NUMBA_CACHE_DIR"]) / "simstats-numba-fingerprints.json"
     return PACKAGE_DIR / "__pycache__" / "numba-fingerprints.json"
 
 
+def _sources_stamp() -> str:
+    """numba's version and each package module's path, size, modification time and inode: read
+    with one `stat` a file, it changes whenever a file is edited, added, removed or checked out,
+    so the fingerprints (which parse and hash every module) are worked out only then."""
+    stamp = [numba.__version__]
+    for path in sorted(PACKAGE_DIR.rglob("*.py")):
+        status = path.stat()
+        stamp.append(f"{path.relative_to(PACKAGE_DIR).as_posix()} {status.st_size} "
+                     f"{status.st_mtime_ns} {status.st_ino}")
+    return hashlib.sha256("\n".join(stamp).encode()).hexdigest()
+
+
 def _drop_stale_cache() -> None:
     """Drop the cached code of each module whose fingerprint changed since it was cached, and
-    only of those: an edit to one policy recompiles that policy (and what imports it)."""
-    wanted = {p.relative_to(PACKAGE_DIR).as_posix(): fingerprint([p])
-              for p in _modules_with_compiled_code()}
+    only of those: an edit to one policy recompiles that policy (and what imports it). Nothing
+    is fingerprinted when no module's file changed since the last check (_sources_stamp)."""
     stamp = _stamp_file()
     try:
         stamped = json.loads(stamp.read_text())
     except (OSError, ValueError):
         stamped = {}
-    if stamped == wanted:
+    sources = _sources_stamp()
+    if stamped.get(SOURCES_KEY) == sources:
         return
+    wanted = {p.relative_to(PACKAGE_DIR).as_posix(): fingerprint([p])
+              for p in _modules_with_compiled_code()}
     try:
         for name, print_ in wanted.items():
             if stamped.get(name) != print_:
@@ -148,7 +166,8 @@ def _drop_stale_cache() -> None:
                     cached.unlink(missing_ok=True)
         stamp.parent.mkdir(parents=True, exist_ok=True)
         partial = stamp.with_name(f".{stamp.name}.{os.getpid()}")
-        partial.write_text(json.dumps(wanted, indent=0, sort_keys=True))
+        partial.write_text(json.dumps({**wanted, SOURCES_KEY: sources}, indent=0,
+                                      sort_keys=True))
         partial.replace(stamp)
     except OSError:
         pass  # a read-only install: numba then compiles in memory, still correct

@@ -6,6 +6,13 @@ Adding a built-in policy is one module in simstats/policies and one line of BUIL
 
 from __future__ import annotations
 
+import ast
+import importlib.util
+from importlib.metadata import entry_points
+from pathlib import Path
+
+# The entry-point group in which installed packages register policies (policies/__init__.py).
+ENTRY_POINT_GROUP = "simstats.policies"
 # name -> "module:Class" of the policy (a subclass of policies.api.CompiledPolicy).
 BUILTIN_CLASSES = {
     "foundation-only": "simstats.policies.foundation_only:FoundationOnly",
@@ -31,3 +38,31 @@ def is_oracle(name: str) -> bool:
 def policy_label(name: str) -> str:
     """A policy's name as tables and plots show it: the oracle is marked as not a player."""
     return f"{name} (perfect-information oracle)" if is_oracle(name) else name
+
+
+def first_line(docstring: str | None) -> str:
+    """A policy's one line: the first paragraph of its class's docstring, on one line."""
+    doc = (docstring or "").strip()
+    return " ".join(doc.split("\n\n")[0].split()) if doc else "(no description)"
+
+
+def builtin_descriptions() -> dict[str, str]:
+    """Each built-in policy's and the oracle's one line, read from its class's source without
+    importing it (that would load numba: `simstats policies` answers at once)."""
+    lines = {}
+    for name, reference in {**BUILTIN_CLASSES, **ORACLE_CLASSES}.items():
+        module, _, class_name = reference.partition(":")
+        package, _, inside = module.partition(".")
+        if package == "simstats":  # found without importing simstats.policies (numba with it)
+            source = Path(__file__).parent.joinpath(*inside.split(".")).with_suffix(".py")
+        else:
+            source = Path(importlib.util.find_spec(module).origin)
+        found = next(node for node in ast.parse(source.read_bytes()).body
+                     if isinstance(node, ast.ClassDef) and node.name == class_name)
+        lines[name] = first_line(ast.get_docstring(found))
+    return lines
+
+
+def plugin_entry_points() -> dict:
+    """The installed plugin policies' entry points by name (none loaded)."""
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}

@@ -19,21 +19,19 @@ import hashlib
 import importlib
 import importlib.util
 import sys
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any, Protocol
 
 from ..engine.observe import Observation
-from ..registry import BUILTIN_CLASSES, ORACLE_CLASSES
+from ..registry import BUILTIN_CLASSES, ORACLE_CLASSES, builtin_descriptions, first_line
 from ..registry import is_oracle as is_oracle
+from ..registry import plugin_entry_points as plugin_entry_points
 from ..registry import policy_label as policy_label
 from .api import is_compiled_policy
 from .compiled import CompiledPlayer as CompiledPlayer
 from .compiled import PolicyCompileError as PolicyCompileError
 from .compiled import PolicyError
 from .spec import PolicySpec, parse_values
-
-ENTRY_POINT_GROUP = "simstats.policies"
 
 
 class PythonPolicy(Protocol):
@@ -121,8 +119,7 @@ BUILTINS = _Builtins()
 
 
 def _first_line(obj: Any) -> str:
-    doc = (getattr(obj, "__doc__", None) or "").strip()
-    return " ".join(doc.split("\n\n")[0].split()) if doc else "(no description)"
+    return first_line(getattr(obj, "__doc__", None))
 
 
 def _load_module_from_file(path: Path):
@@ -172,10 +169,6 @@ def _from_reference(name: str, reference: str, given: dict[str, str]) -> PolicyS
     if obj is None:
         raise PolicyError(f"{where!r} has no policy class or factory named {attribute!r}")
     return _from_object(name, obj, where, given)
-
-
-def plugin_entry_points() -> dict:
-    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
 def _from_entry_point(ep, name: str | None = None, given: dict | None = None) -> PolicySpec:
@@ -247,8 +240,13 @@ def describe_policy(name: str) -> list[str]:
 def list_policies() -> list[tuple[str, str, str]]:
     """(name, one-line description, where it comes from) of every built-in, the oracle and
     every installed plugin policy."""
-    rows = [(name, _first_line(_class_at(ref)), "built-in")
-            for name, ref in {**BUILTIN_CLASSES, **ORACLE_CLASSES}.items()]
+    rows = [(name, line, "built-in") for name, line in builtin_descriptions().items()]
+    return rows + plugin_policies()
+
+
+def plugin_policies() -> list[tuple[str, str, str]]:
+    """(name, one-line description, where it comes from) of every installed plugin policy."""
+    rows = []
     for name, ep in sorted(plugin_entry_points().items()):
         try:
             spec = _from_entry_point(ep)

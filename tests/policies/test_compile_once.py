@@ -63,12 +63,33 @@ def test_only_the_cached_code_of_modules_whose_fingerprint_changed_is_dropped(tm
     stamps = json.loads(jit._stamp_file().read_text())
     stamps["policies/dig.py"] = "dig as it was before an edit"
     jit._stamp_file().write_text(json.dumps(stamps))
+    jit._drop_stale_cache()  # no file changed since the last check: nothing fingerprinted
+    assert len(list(tmp_path.rglob("*.nb[ic]"))) == 6
+    stamps[jit.SOURCES_KEY] = "the package's files before the edit"
+    jit._stamp_file().write_text(json.dumps(stamps))
     jit._drop_stale_cache()
     assert sorted(p.name for p in tmp_path.rglob("*.nb[ic]")) == [
         "lookahead.f-1.py311.1.nbc", "lookahead.f-1.py311.nbi",
         "moves.f-1.py311.1.nbc", "moves.f-1.py311.nbi"]
     assert json.loads(jit._stamp_file().read_text())["policies/dig.py"] == jit.fingerprint(
         [PACKAGE_DIR / "policies/dig.py"])
+
+
+def test_the_cache_is_checked_by_one_stat_a_file_until_a_file_changes(tmp_path, monkeypatch):
+    """Every process checks the compiled cache on import: while no file of the package changed
+    since the last check, no module is parsed or hashed; once one did, all are fingerprinted."""
+    from simstats import jit
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    jit._drop_stale_cache()
+    fingerprinted = []
+    monkeypatch.setattr(jit, "fingerprint", lambda paths: fingerprinted.append(paths) or "x")
+    jit._drop_stale_cache()
+    assert fingerprinted == []
+    monkeypatch.setattr(jit, "_sources_stamp", lambda: "after an edit")
+    jit._drop_stale_cache()
+    assert len(fingerprinted) == len(jit._modules_with_compiled_code()) > 10
+    assert json.loads(jit._stamp_file().read_text())[jit.SOURCES_KEY] == "after an edit"
 
 
 @pytest.mark.slow

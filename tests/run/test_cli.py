@@ -46,6 +46,26 @@ def test_policies_lists_names_first(cli):
     assert all(len(line.split()) > 1 for line in result.stdout.splitlines())
 
 
+@pytest.mark.parametrize("args", [["--version"], ["games"], ["policies"]])
+def test_the_listing_commands_load_no_compiled_code(args):
+    """`--version`, `games` and `policies` answer at once: they import neither numba nor
+    pandas, which take most of a second (benchmarks/cli_speed.md times them)."""
+    script = ("import sys; from simstats.cli import main\n"
+              f"try: main({args!r})\nexcept SystemExit: pass\n"
+              "print(sorted({'numba', 'pandas', 'simstats.jit'} & set(sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_the_policies_listing_is_each_class_docstring_read_without_importing_it():
+    from simstats.policies import resolve_policy
+    from simstats.registry import BUILTIN_CLASSES, ORACLE_CLASSES, builtin_descriptions
+
+    names = [*BUILTIN_CLASSES, *ORACLE_CLASSES]
+    assert builtin_descriptions() == {name: resolve_policy(name).description for name in names}
+
+
 def test_deck_prints_the_deck_of_a_deal(cli):
     result = cli("deck", "--game", "marechal-saxe", "--seed", "4", "--deal", "2")
     deck, _ = deal_deck(get_game("tournament").array, 4, 2)
