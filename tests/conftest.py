@@ -59,9 +59,10 @@ def pytest_unconfigure(config):
 
 
 # Each test's seconds (setup, call and teardown) on a fresh machine, as recorded by
-# `--record-durations` (not recorded: under half a second). The slowest files start first, so that
-# pytest-xdist's workers finish together; those of SLOW_SECONDS or more are marked `slow`, as
-# are the tests marked so in their file.
+# `--record-durations`: every test is there, so that every test lands in its tier measured. The
+# slowest files start first, so that pytest-xdist's workers finish together; tests of
+# SLOW_SECONDS or more are marked `slow`, as are the tests marked so in their file. A test the
+# file does not know fails, naming itself, until it is recorded.
 DURATIONS = Path(__file__).parent / "durations.json"
 SLOW_SECONDS = 2.0
 _seconds: dict[str, float] = {}
@@ -69,8 +70,8 @@ _seconds: dict[str, float] = {}
 
 def pytest_addoption(parser):
     parser.addoption("--record-durations", action="store_true",
-                     help="write each test's seconds to tests/durations.json, which orders the "
-                          "tests slowest first")
+                     help="write the seconds of each test run to tests/durations.json (the "
+                          "others keep theirs), which sets the tiers and the order")
 
 
 def pytest_configure(config):
@@ -87,22 +88,29 @@ def pytest_configure(config):
         subprocess.run([sys.executable, "-m", "simstats", "compile", *missing], check=True)
 
 
+def recorded_durations() -> dict[str, float]:
+    try:
+        return json.loads(DURATIONS.read_text())
+    except (OSError, ValueError):
+        return {}
+
+
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(config, items):
     """Mark `slow` the tests recorded at SLOW_SECONDS or more, but the quickest of each file
-    (a broken import or fixture then shows in the fast tier too); start the slowest files
-    first."""
-    try:
-        recorded = json.loads(DURATIONS.read_text())
-    except (OSError, ValueError):
-        recorded = {}
+    (a broken import or fixture then shows in the fast tier too); mark unmeasured the tests
+    durations.json does not know; start the slowest files first."""
+    recorded = recorded_durations()
+    recording = config.getoption("record_durations")
     quickest = {}
     for item in items:
         best = quickest.get(item.path)
         if best is None or recorded.get(item.nodeid, 0.0) < recorded.get(best.nodeid, 0.0):
             quickest[item.path] = item
     for item in items:
-        if recorded.get(item.nodeid, 0.0) >= SLOW_SECONDS and quickest[item.path] is not item:
+        if item.nodeid not in recorded and not recording:
+            item.add_marker(pytest.mark.unmeasured)
+        elif recorded.get(item.nodeid, 0.0) >= SLOW_SECONDS and quickest[item.path] is not item:
             item.add_marker(pytest.mark.slow)
     # Whole files, the slowest first, each in its own order: a file's module-scoped fixtures
     # (a run played for its tests) are then made once per worker, not once per test.
@@ -112,12 +120,23 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: -seconds[item.path])  # stable: a file keeps its order
 
 
+def pytest_runtest_setup(item):
+    if item.get_closest_marker("unmeasured"):
+        pytest.fail(f"{item.nodeid} is not in tests/durations.json, so no tier knows its cost: "
+                    "run it with --record-durations", pytrace=False)
+
+
 def pytest_runtest_logreport(report):
     _seconds[report.nodeid] = _seconds.get(report.nodeid, 0.0) + report.duration
 
 
 def pytest_sessionfinish(session):
+    """With --record-durations: the seconds of the tests run replace theirs, the others keep
+    theirs, and those of files that no longer exist are dropped."""
     config = session.config
     if config.getoption("record_durations") and not hasattr(config, "workerinput"):
-        slow_enough = {node: round(s, 1) for node, s in sorted(_seconds.items()) if s >= 0.5}
-        DURATIONS.write_text(json.dumps(slow_enough, indent=1) + "\n")
+        root = Path(config.rootpath)
+        kept = {node: s for node, s in recorded_durations().items()
+                if (root / node.split("::")[0]).is_file()}
+        kept.update({node: round(s, 1) for node, s in _seconds.items()})
+        DURATIONS.write_text(json.dumps(dict(sorted(kept.items())), indent=1) + "\n")
