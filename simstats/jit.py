@@ -216,8 +216,15 @@ class PackageCompiler(CompilerBase):
 # therefore never allocates: callers pass buffers in.
 jit = numba.njit(cache=True, nogil=True, _nrt=False, pipeline_class=PackageCompiler)
 # Small functions on the hot path are also inlined at numba's level (another 2x); big ones are
-# not, which keeps compilation to seconds rather than minutes.
-jit_inline = numba.njit(cache=True, nogil=True, inline="always", _nrt=False,
+# not, which keeps compilation to seconds rather than minutes. The bounds-checked build
+# (NUMBA_BOUNDSCHECK=1, tests/policies/test_indices.py) checks indices, not speed: there they
+# are compiled once each and called, which compiles it in a fraction of the time.
+jit_inline = numba.njit(cache=True, nogil=True, _nrt=False, pipeline_class=PackageCompiler,
+                        inline="never" if numba.config.BOUNDSCHECK else "always")
+# Inlined in every build: functions that return a view of their arguments' arrays (compiled
+# code without reference counting may return only an argument itself), and the play loops
+# that take the policy's choose as an argument (numba caches such a loop only inlined).
+jit_always = numba.njit(cache=True, nogil=True, inline="always", _nrt=False,
                         pipeline_class=PackageCompiler)
 # The compiled loop of a policy written outside the package (inlined into it) keeps Python's
 # indexing, where a negative index counts from the end (policies/compiled.py).

@@ -35,7 +35,7 @@ from ..engine.cards import HIDDEN, card_rank, card_suit, is_red
 from ..engine.deals import below, next_u64
 from ..engine.observe import recall as _recall
 from ..engine.observe import remember_move as _remember_move
-from ..jit import jit_inline
+from ..jit import jit_always, jit_inline
 from .parameters import Parameter, choice, declared, flag, integer, number  # noqa: F401 (the API)
 
 # A plugin's helper functions: compiled with the same settings as the loop that calls them,
@@ -89,13 +89,13 @@ def forget_legal_moves(view):
 
 # --- engine-level access, for policies that simulate positions (the built-ins) -----------
 
-@jit_inline
+@jit_always
 def observation_array(view):
     """The observation as the engine's flat array (layout: simstats/engine/state.py)."""
     return view.obs
 
 
-@jit_inline
+@jit_always
 def rules_array(view):
     """The game's rules as the engine's array (simstats/engine/rules.py)."""
     return view.rules
@@ -333,7 +333,7 @@ def remember(recollection, view, move):
     return move
 
 
-@jit_inline
+@jit_always
 def board(view, boards, k):
     """Board k of a ``boards(n)`` workspace field set to the position of `view` (the view, a
     recollection or another board): a view to try moves on with ``play``."""

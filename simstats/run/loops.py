@@ -29,7 +29,7 @@ from ..engine.state import (
     WON,
     WON_AT,
 )
-from ..jit import jit, jit_inline
+from ..jit import jit, jit_always
 from ..policies.api import forget_legal_moves
 from ..search import (
     SEARCH_LOST,
@@ -49,7 +49,7 @@ PlayWork = namedtuple("PlayWork", ("state", "player_view", "deck", "deck_stream"
                                    "memory", "memory_bytes", "reset"))
 
 
-@jit_inline
+@jit_always
 def choose_once(choose, view, params, memory, stream):
     """One choice of a compiled policy (records as one-element arrays), for move-by-move play."""
     forget_legal_moves(view)
@@ -77,7 +77,7 @@ def make_move(state, rules, move):
     return ONGOING
 
 
-@jit_inline
+@jit_always
 def play_with(choose, state, view, rules, params, memory, stream):
     """The compiled twin of play_deck's loop for a compiled policy; returns the end code.
     Only the policy's choose is compiled into each policy's loop: the rules' steps are
@@ -114,7 +114,7 @@ def record_outcome(state, reshuffles, end, row):
     row[END_AT] = end
 
 
-@jit_inline
+@jit_always
 def play_deals_with(choose, rules, params, oracle_budget, salt, seed, first_deal, count, out,
                     work):
     """Play deals first_deal.. with a compiled policy; one row of OUTCOME_COLUMNS each."""
@@ -130,7 +130,7 @@ def play_deals_with(choose, rules, params, oracle_budget, salt, seed, first_deal
         record_outcome(state, reshuffles, end, out[i])
 
 
-@jit_inline
+@jit_always
 def play_oracle_deals_with(choose, rules, params, oracle_budget, salt, seed, first_deal, count,
                            out, work):
     """The oracle's deals: the fair solver's play first (`choose`); if it does not win, a search

@@ -10,7 +10,7 @@ from collections import namedtuple
 import numpy as np
 
 from ..engine.state import CAPACITY, MAX_LEGAL_MOVES, MOVE_LIMIT, N_PILES, SIZE, STOCK
-from ..jit import jit_inline, plain_array
+from ..jit import jit_always, jit_inline, plain_array
 from .fingerprint import STOCK_EPOCHS
 
 # Bump when a change moves the search's verdicts or lines (a new proof, another order), not
@@ -119,7 +119,7 @@ def search_buffers(small: bool = False, table_bits: int = TABLE_BITS,
                         search_arrays(small, table_bits, deep)))
 
 
-@jit_inline
+@jit_always
 def search_work(record):
     """The SearchWork of a searcher whose arrays are fields of a record (search_arrays), as
     plain arrays: the search compiles once for records of every size and for search_buffers."""

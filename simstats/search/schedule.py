@@ -6,7 +6,7 @@ oracle's full verdict on a position (solve_position).
 from __future__ import annotations
 
 from ..engine.state import MOVE_LIMIT, MOVES
-from ..jit import jit, jit_inline, unliteral
+from ..jit import jit, jit_always, jit_inline, unliteral
 from .dfs import solve
 from .memory import (
     BEST_CARDS,
@@ -103,7 +103,7 @@ def solve_position(start, rules, budget, work):
     return verdict
 
 
-@jit_inline
+@jit_always
 def played_line(verdict, work):
     """The line the oracle plays after solve_position's verdict: the winning line, else the one
     with the most cards home, as (moves, length)."""
