@@ -23,6 +23,7 @@ from llvmlite import ir
 from numba.core import cgutils, types
 from numba.core.compiler import CompilerBase, DefaultPassBuilder
 from numba.core.compiler_machinery import register_pass
+from numba.core.registry import CPUDispatcher
 from numba.core.typed_passes import NativeLowering
 from numba.cpython.unsafe.numbers import trailing_zeros  # noqa: F401  (for compiled modules)
 from numba.extending import intrinsic
@@ -211,21 +212,40 @@ class PackageCompiler(CompilerBase):
         return [passes]
 
 
+class PackageDispatcher(CPUDispatcher):
+    """numba's dispatcher, but a call from compiled code compiles the callee for its arguments'
+    types, never for the constants they are (`f(x, 0)` and `f(x, i)` share one compiled `f`):
+    numba otherwise compiles a function again for each constant it is called with."""
+
+    def get_call_template(self, args, kws):
+        return super().get_call_template(tuple(types.unliteral(a) for a in args),
+                                         {k: types.unliteral(v) for k, v in kws.items()})
+
+
+def _package_jit(**options):
+    def decorate(function):
+        dispatcher = PackageDispatcher(py_func=function, locals={}, pipeline_class=PackageCompiler,
+                                       targetoptions={"nopython": True, **options})
+        dispatcher.enable_caching()
+        return dispatcher
+
+    return decorate
+
+
 # No reference counting (_nrt=False): passing arrays between functions otherwise costs an atomic
 # increment and decrement per call, which was half of a Tournament deal's time. Compiled code
 # therefore never allocates: callers pass buffers in.
-jit = numba.njit(cache=True, nogil=True, _nrt=False, pipeline_class=PackageCompiler)
+jit = _package_jit(nogil=True, _nrt=False)
 # Small functions on the hot path are also inlined at numba's level (another 2x); big ones are
 # not, which keeps compilation to seconds rather than minutes. The bounds-checked build
 # (NUMBA_BOUNDSCHECK=1, tests/policies/test_indices.py) checks indices, not speed: there they
 # are compiled once each and called, which compiles it in a fraction of the time.
-jit_inline = numba.njit(cache=True, nogil=True, _nrt=False, pipeline_class=PackageCompiler,
-                        inline="never" if numba.config.BOUNDSCHECK else "always")
+jit_inline = _package_jit(nogil=True, _nrt=False,
+                          inline="never" if numba.config.BOUNDSCHECK else "always")
 # Inlined in every build: functions that return a view of their arguments' arrays (compiled
 # code without reference counting may return only an argument itself), and the play loops
 # that take the policy's choose as an argument (numba caches such a loop only inlined).
-jit_always = numba.njit(cache=True, nogil=True, inline="always", _nrt=False,
-                        pipeline_class=PackageCompiler)
+jit_always = _package_jit(nogil=True, _nrt=False, inline="always")
 # The compiled loop of a policy written outside the package (inlined into it) keeps Python's
 # indexing, where a negative index counts from the end (policies/compiled.py).
 jit_wraparound = numba.njit(cache=True, nogil=True, _nrt=False)
@@ -282,19 +302,6 @@ def plain_array(typingctx, array):
     if isinstance(array, types.Array) and array.layout == "C":
         return array(array), lambda context, builder, signature, args: args[0]
     return None
-
-
-@intrinsic
-def unliteral(typingctx, value):
-    """`value` typed as any value of its type, not as the one constant it is: numba compiles a
-    function called with a constant (True) apart from one called with a variable, and the
-    search is a minute to compile."""
-    plain = types.unliteral(value)
-
-    def codegen(context, builder, signature, args):
-        return context.cast(builder, args[0], signature.args[0], signature.return_type)
-
-    return plain(value), codegen
 
 
 def record_as(record_type: types.Record):

@@ -15,7 +15,7 @@ from ..engine import rules as R
 from ..engine.cards import HIDDEN
 from ..engine.moves import apply_move, can_place, copy_position, pile_card, pile_size, pile_top
 from ..engine.state import N_PLACES, NO_MOVE, TABLEAU
-from ..jit import jit
+from ..jit import jit, plain_array
 from .api import CompiledPolicy, observation_array, rules_array
 from .tactics import (
     cards_before,
@@ -37,7 +37,9 @@ class Dig(CompiledPolicy):
 
     @staticmethod
     def choose(view, params, memory, rng):
-        return choose_move(observation_array(view), rules_array(view), memory.positions)
+        # a plain array, as rollout passes it: choose_move is compiled once for both
+        return choose_move(observation_array(view), rules_array(view),
+                           plain_array(memory.positions))
 
 
 @jit

@@ -28,6 +28,7 @@ Defaults tuned by measurement, benchmarks/tune_lookahead.md; e.g. lookahead[dept
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from ..engine import rules as R
@@ -55,7 +56,7 @@ from ..engine.state import (
     STOCK,
     TABLEAU,
 )
-from ..jit import jit, jit_inline, plain_array
+from ..jit import jit, jit_inline, plain_array, record_as
 from . import api
 from .tactics import (
     DIG_KEY,
@@ -93,6 +94,9 @@ PARAMETERS = {
     "peek": api.number(1.7, doc="the worth of a column top uncovered and not seen yet"),
     "deepwidth": api.integer(30, 0, doc="the deeper look only where at most this many steps start"),
 }
+# A record that begins with these parameters (solver's, planner's) read as lookahead's own, so
+# that lookahead's code is compiled once for every policy that plays it (jit.record_as).
+as_lookahead_params = record_as(numba.from_dtype(api.params_dtype(PARAMETERS)))
 LEVELS = MAX_DEPTH + 2  # positions and move lists: one per level of a line, and work rows
 WORK_ROW = MAX_DEPTH  # a row of the scratch move lists past the levels': evaluate's tallies
 DIG = 1 << 20  # a dig step is DIG + column

@@ -85,7 +85,7 @@ from ..engine.state import (
     TABLEAU,
     WON,
 )
-from ..jit import jit, jit_inline, plain_array, record_as, unliteral
+from ..jit import jit, jit_inline, plain_array, record_as
 from ..search import (
     LINE_LENGTH,
     SEARCH_WON,
@@ -138,7 +138,7 @@ PARAMETERS = {
     "cellworth": api.number(0.0, doc="Napoleon's Flank: a playout's score of a free cell at its"
                             " end, in cards home"),
 }
-# Its parameters as solver's record (their first fields), for solver's and lookahead's code.
+# Its parameters as solver's record (their first fields), for solver's code.
 as_solver_params = record_as(numba.from_dtype(api.params_dtype(solver.PARAMETERS)))
 MAX_PREFIX = 400  # moves of a plan at most (a longer line is cut: sampled again after it)
 
@@ -252,8 +252,8 @@ def lookahead_plan(known, rules, params, positions, moves, cursors, seen, imagin
     for i in range(MAX_PREFIX):
         if status(walk, rules) != ONGOING:
             return i
-        move = lookahead.decide(walk, rules, as_solver_params(params), positions, moves,
-                                cursors, imagined)
+        move = lookahead.decide(walk, rules, lookahead.as_lookahead_params(params), positions,
+                                moves, cursors, imagined)
         if move == NO_MOVE:
             return i
         out[i] = move
@@ -282,7 +282,7 @@ def propose(known, rules, params, moves_made, work, plans, sample, walk, unseen,
     info = work.info
     for _ in range(int(params.proposals)):
         sample_position(known, rules, rng, unseen, sample)
-        if solve(sample, rules, int(params.effort), MOVE_LIMIT - moves_made, unliteral(True),
+        if solve(sample, rules, int(params.effort), MOVE_LIMIT - moves_made, True,
                  work) != SEARCH_WON:
             continue
         row = plans[count]
@@ -328,9 +328,9 @@ def fair_finish(walk, rules, params, positions, moves, cursors, imagined, shown,
         known = pretend[0]
         if hidden_in_play(known) == 0:
             return solve(known, rules, int(params.effort), MOVE_LIMIT - moves_made(walk),
-                         unliteral(True), work) == SEARCH_WON
-        move = lookahead.decide(known, rules, as_solver_params(params), positions, moves,
-                                cursors, imagined)
+                         True, work) == SEARCH_WON
+        move = lookahead.decide(known, rules, lookahead.as_lookahead_params(params), positions,
+                                moves, cursors, imagined)
         if move == NO_MOVE:
             return False
         remember_move(pretend, shown, move)
@@ -363,7 +363,7 @@ def evaluate(known, rules, params, plans, count, work, sample, walk, unseen, rng
                                   shown, pretend, work)
             else:
                 won = solve(walk, rules, int(params.effort), MOVE_LIMIT - moves_made(walk),
-                            unliteral(True), work) == SEARCH_WON
+                            True, work) == SEARCH_WON
             plans[c, WINS] += won
     best = 1
     for c in range(2, count):
@@ -437,5 +437,5 @@ def decide(obs, known, rules, params, positions, moves, cursors, seen, work, pla
         if best > 0:
             follow(plan, moves_made(obs), plans[best], plans[best, PLAN_MOVES])
             return plan[PLAN_LINE]
-    return lookahead.decide(known, rules, as_solver_params(params), positions, moves, cursors,
-                            seen)
+    return lookahead.decide(known, rules, lookahead.as_lookahead_params(params), positions,
+                            moves, cursors, seen)

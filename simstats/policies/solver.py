@@ -199,4 +199,5 @@ def decide(obs, known, rules, params, positions, moves, cursors, seen, work, pla
             follow(plan, moves_made(obs), work.best, info[BEST_LENGTH])
         if plan[PLAN_LENGTH] > 0:
             return plan[PLAN_LINE]
-    return lookahead.decide(known, rules, params, positions, moves, cursors, seen)
+    return lookahead.decide(known, rules, lookahead.as_lookahead_params(params), positions, moves,
+                            cursors, seen)

@@ -6,7 +6,7 @@ oracle's full verdict on a position (solve_position).
 from __future__ import annotations
 
 from ..engine.state import MOVE_LIMIT, MOVES
-from ..jit import jit, jit_always, jit_inline, unliteral
+from ..jit import jit, jit_always, jit_inline
 from .dfs import solve
 from .memory import (
     BEST_CARDS,
@@ -76,7 +76,7 @@ def solve_position(start, rules, budget, work):
     moves_left = MOVE_LIMIT - start[MOVES]
     unit = max(1, budget // 2000)
     searched = 0
-    eager = unliteral(True)
+    eager = True
     verdict = SEARCH_UNDECIDED
     attempt = 0
     while True:
@@ -95,7 +95,7 @@ def solve_position(start, rules, budget, work):
     info[ORDER_SEED] = 0
     if verdict == SEARCH_UNDECIDED:
         info[DEEP] = 1
-        verdict = solve(start, rules, max(1, budget - searched), moves_left, unliteral(False),
+        verdict = solve(start, rules, max(1, budget - searched), moves_left, False,
                         work)
         info[DEEP] = 0
         searched += info[NODES]
