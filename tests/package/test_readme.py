@@ -33,6 +33,21 @@ def test_readme_is_short_undated_and_narrow():
     assert wide == []
 
 
+def test_readmes_test_times_are_the_newest_measured():
+    """The development section's figures are those of benchmarks/test_times.md's newest
+    measurement (benchmarks/test_times.py writes it), not typed from memory."""
+    times = (ROOT / "benchmarks" / "test_times.md").read_text()
+    newest = times[times.index("\n## 20") + 1:]
+    newest = newest[:newest.find("\n## 20")]
+    whole = re.search(r"README's test command, from nothing \| `[^`]*` \| ([\d.]+) min \| "
+                      r"(\d+) passed", newest)
+    fast = re.search(r"the fast tier, cache warm \(first\) \| `[^`]*` \| (\d+) s \| (\d+) passed",
+                     newest)
+    section = " ".join(README[README.index("## Development"):].split())
+    assert f"{whole[1]} minutes from a fresh clone" in section
+    assert f"{fast[2]} of the {whole[2]} tests" in section and f"in {fast[1]} s" in section
+
+
 def test_readmes_answers_are_those_of_results_answers():
     module = make_answers()
     block = module.answers_block()
