@@ -92,8 +92,6 @@ def run_tables(folder: Path) -> SimpleNamespace:
 
 
 def main() -> None:
-    import matplotlib.pyplot as plt
-
     data = combined()
     for name in ("strength", "strength_cost"):
         save_figure(FIGURES[name](data), ROOT / "docs", name)
@@ -107,7 +105,6 @@ def main() -> None:
             fig = FIGURES[name](run)
             if fig is not None:
                 save_figure(fig, folder / "plots", name)
-                plt.close(fig)
         notes = {"summary": SUMMARY_NOTE, "oracle": oracle_note(run),
                  "comparisons": comparisons_note(run)}
         page = report_page(run, folder / "plots", summary_view(run), comparisons_view(run), notes)

@@ -39,6 +39,7 @@ from .records import (
     RunRefused,
     chunk_digest,
     finished_chunks,
+    load_chunk_writer,
     outcome_table,
     write_chunk,
 )
@@ -195,6 +196,7 @@ def _execute_local(run: RunFolder, chunks: list[Chunk], on_done: ProgressFn) -> 
     import multiprocessing
 
     context = multiprocessing.get_context("fork")
+    load_chunk_writer()
     todo = list(chunks)
     while todo:
         lost = _run_pool(run, todo, run.options.workers, context, on_done)
