@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.cards import DECK_SIZE
 from ..engine.deals import policy_salt
 from ..engine.games import Game
 from ..engine.observe import blank_observation
-from ..engine.state import END_AT, OUTCOME_COLUMNS, new_state
+from ..engine.state import END_AT, OUTCOME_COLUMNS
 from ..policies import PolicyCompileError, PolicyError, PolicySpec
 from ..policies.api import new_view
-from ..policies.compiled import compile_reason, loop_module
-from .loops import ILLEGAL_CHOICE, PlayWork
+from ..policies.compiled import compile_reason, loop_module, new_play_work, no_outcomes
+from .loops import ILLEGAL_CHOICE
 
 
 def run_compiled(game: Game, spec: PolicySpec, seed: int, first_deal: int, count: int,
@@ -28,16 +27,10 @@ def prepared_loop(game: Game, spec: PolicySpec, seed: int, on_compile=None):
     compiled (or loaded from the cache) and its memory made first: what `play` then takes is
     the deals' time alone."""
     loop = loop_module(spec, on_compile)
-    memory, memory_bytes, reset = spec.new_memory()
-    obs = blank_observation()
-    work = PlayWork(state=new_state(), player_view=new_view(obs, game.array),
-                    deck=np.empty(DECK_SIZE, dtype=np.int16),
-                    deck_stream=np.zeros(1, dtype=np.uint64), stream=np.zeros(1, dtype=np.uint64),
-                    memory=memory, memory_bytes=memory_bytes, reset=reset)
+    work = new_play_work(spec, new_view(blank_observation(), game.array))
     args = (game.array, spec.params(), spec.oracle_budget(), policy_salt(spec.name), seed)
     try:
-        loop.play_deals(*args, 0, 0, np.empty((0, len(OUTCOME_COLUMNS)), dtype=np.int32),
-                        work)  # compiles, or loads, and plays nothing
+        loop.play(False, *args, 0, 0, no_outcomes(), work)  # compiles, or loads; plays nothing
     except Exception as error:
         raise PolicyCompileError(f"policy {spec.name!r}: "
                                  + compile_reason(error, spec.player_class)) from None
@@ -45,7 +38,7 @@ def prepared_loop(game: Game, spec: PolicySpec, seed: int, on_compile=None):
     def play(first_deal: int, count: int) -> np.ndarray:
         out = np.empty((count, len(OUTCOME_COLUMNS)), dtype=np.int32)
         try:
-            loop.play_deals(*args, first_deal, count, out, work)
+            loop.play(False, *args, first_deal, count, out, work)
         except Exception as error:
             raise PolicyError(f"policy {spec.name!r} in {game.id}, deal "
                               f"{_failing_deal(loop, args, first_deal, count, work)} raised "
@@ -64,7 +57,7 @@ def _failing_deal(loop, args, first_deal: int, count: int, work) -> int | str:
     row = np.empty((1, len(OUTCOME_COLUMNS)), dtype=np.int32)
     for deal in range(first_deal, first_deal + count):
         try:
-            loop.play_deals(*args, deal, 1, row, work)
+            loop.play(False, *args, deal, 1, row, work)
         except Exception:
             return deal
     return f"{first_deal}-{first_deal + count - 1}"

@@ -7,8 +7,6 @@ compiled_play.py).
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 from ..engine.deals import shuffled_deck, start_stream
 from ..engine.moves import apply_move, foundation_cards, is_legal, lay_out, status
 from ..engine.observe import observe
@@ -41,13 +39,6 @@ from ..search import (
 
 # The end code of a deal whose policy chose an illegal move (the caller names the deal).
 ILLEGAL_CHOICE = -2
-
-# What a batch of deals is played with, made once for a policy (compiled_play.prepared_loop): the
-# state, the player's view of it, the deck, the deck's and the policy's random streams, and
-# the policy's memory record, as bytes too, with the bytes that clear it before each deal.
-PlayWork = namedtuple("PlayWork", ("state", "player_view", "deck", "deck_stream", "stream",
-                                   "memory", "memory_bytes", "reset"))
-
 
 @jit_always
 def choose_once(choose, view, params, memory, stream):
