@@ -79,3 +79,19 @@ def test_tournament_and_napoleons_flank_play_the_same_deck():
         t, rt = deal_deck(get_game("tournament").array, 0, deal)
         n, rn = deal_deck(get_game("la-nivernaise").array, 0, deal)
         assert (t == n).all() and rt == rn
+
+
+@pytest.mark.parametrize("policy", ["foundation-only", "solver"])
+def test_move_by_move_play_calls_the_very_code_the_batch_loop_compiled(policy):
+    """One compiled entry a policy (policies/compiled.py: play): choosing move by move passes
+    the same types as playing a batch, so it compiles nothing more (a second signature would
+    be the policy's whole code compiled again)."""
+    from simstats.policies.compiled import loop_module
+
+    game, spec = get_game("tournament"), resolve_policy(policy)
+    run_compiled(game, spec, 0, 0, 1)
+    entry = loop_module(spec).play
+    assert len(entry.signatures) == 1
+    deck, reshuffles = deal_deck(game.array, 0, 0)
+    assert play_deck(game, spec, deck, 0, 0, reshuffles).outcome.moves > 0
+    assert len(entry.signatures) == 1
