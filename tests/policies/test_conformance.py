@@ -81,17 +81,34 @@ def test_tournament_and_napoleons_flank_play_the_same_deck():
         assert (t == n).all() and rt == rn
 
 
+
 @pytest.mark.parametrize("policy", ["foundation-only", "solver"])
-def test_move_by_move_play_calls_the_very_code_the_batch_loop_compiled(policy):
+def test_move_by_move_play_calls_the_very_code_the_batch_loop_compiled(policy, monkeypatch):
     """One compiled entry a policy (policies/compiled.py: play): choosing move by move passes
-    the same types as playing a batch, so it compiles nothing more (a second signature would
-    be the policy's whole code compiled again)."""
+    it the same types as playing a batch, so it compiles nothing more (other types would be
+    the policy's whole code compiled again)."""
+    import numba
+
     from simstats.policies.compiled import loop_module
 
     game, spec = get_game("tournament"), resolve_policy(policy)
+    loop, calls = loop_module(spec), []
+    entry = loop.play
+
+    class Recording:
+        signatures = entry.signatures
+
+        def compile(self, signature):
+            return entry.compile(signature)
+
+        def __call__(self, *args):
+            calls.append((bool(args[0]), tuple(numba.typeof(a) for a in args)))
+            return entry(*args)
+
+    monkeypatch.setattr(loop, "play", Recording())
     run_compiled(game, spec, 0, 0, 1)
-    entry = loop_module(spec).play
-    assert len(entry.signatures) == 1
     deck, reshuffles = deal_deck(game.array, 0, 0)
     assert play_deck(game, spec, deck, 0, 0, reshuffles).outcome.moves > 0
-    assert len(entry.signatures) == 1
+    batch = {types for choosing, types in calls if not choosing}
+    chosen = {types for choosing, types in calls if choosing}
+    assert batch and chosen and batch == chosen, (batch, chosen)
