@@ -238,6 +238,10 @@ class CompiledPlayer:
         self._params = spec.params()
         self._work = new_play_work(spec, None)
         self._legal = np.empty(MAX_LEGAL_MOVES + 1, dtype=np.int64)  # the view's move list
+        self._salt = policy_salt(spec.name)
+        # what play takes after the parameters, as the batch loop passes it (prepared_loop):
+        # its budget, salt, seed, first deal and count are not read when it only chooses
+        self._unread = (spec.oracle_budget(), self._salt, 0, 0, 0, no_outcomes())
 
     @property
     def _memory(self) -> np.ndarray:
@@ -246,16 +250,14 @@ class CompiledPlayer:
     def seed_stream(self, seed: int, deal: int) -> None:
         """Key this policy's random stream to (seed, deal, name), docs/rules.md section 11,
         and forget the last deal (a policy remembers only the deal it is playing)."""
-        start_stream(self._work.stream, seed, deal, policy_salt(self.spec.name))
+        start_stream(self._work.stream, seed, deal, self._salt)
         self._work.memory_bytes[: len(self._work.reset)] = self._work.reset
 
     def choose(self, obs: Observation) -> str | None:
         """The move the policy's compiled choose makes at `obs`, as text; None resigns."""
         loop = loop_module(self.spec)
         view = api.View(obs._array, obs._rules, self._legal)
-        # the call the batch loop is compiled for (compiled_play.prepared_loop), choosing once
-        args = (True, obs._rules, self._params, self.spec.oracle_budget(),
-                policy_salt(self.spec.name), 0, 0, 0, no_outcomes(),
+        args = (True, obs._rules, self._params, *self._unread,
                 self._work._replace(player_view=view))
         if not loop.play.signatures:
             try:

@@ -18,15 +18,14 @@ GAME_COLOURS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", 
 POLICY_MARKERS = "osD^v<>Ph*X"
 
 
-def _subplots(*grid, **options):
+def _subplots(*grid, figsize, **options):
     """A figure and its axes, as pyplot's subplots makes them, but drawn by Agg without
     pyplot: a run's figures are files, never windows (pyplot's import and its figure manager
     were a third of a run's figure time)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    figure_options = {key: options.pop(key) for key in ("figsize",) if key in options}
-    fig = Figure(**figure_options)
+    fig = Figure(figsize=figsize)
     FigureCanvasAgg(fig)
     return fig, fig.subplots(*grid, **options)
 

@@ -85,10 +85,10 @@ def outcome_table(chunk: Chunk, rows: np.ndarray) -> pa.Table:
     n = len(rows)
     # Strings taken by index in Arrow's own code: a Python string a row was a tenth of a
     # 50,000-deal chunk's time in the run of a fast policy.
-    first = pa.array(np.zeros(n, dtype=np.int32))
+    every_row = pa.array(np.zeros(n, dtype=np.int32))  # row 0 of a one-string array, n times
     table = {
-        "game": pc.take(pa.array([chunk.game], pa.string()), first),
-        "policy": pc.take(pa.array([chunk.policy], pa.string()), first),
+        "game": pc.take(pa.array([chunk.game], pa.string()), every_row),
+        "policy": pc.take(pa.array([chunk.policy], pa.string()), every_row),
         "deal": pa.array(np.arange(chunk.start, chunk.start + n, dtype=np.int64)),
     }
     for i, (name, kind) in enumerate(OUTCOME_FIELDS):

@@ -81,7 +81,6 @@ def test_tournament_and_napoleons_flank_play_the_same_deck():
         assert (t == n).all() and rt == rn
 
 
-
 @pytest.mark.parametrize("policy", ["foundation-only", "solver"])
 def test_move_by_move_play_calls_the_very_code_the_batch_loop_compiled(policy, monkeypatch):
     """One compiled entry a policy (policies/compiled.py: play): choosing move by move passes
