@@ -90,6 +90,15 @@ def remember_move(memory, obs, move):
     memory[1, LAST_MOVE_AT] = obs[MOVES]
 
 
+@jit_inline
+def mark_caught_up(memory, moves_made):
+    """Row 0 of `memory` has been set to what a player knows after `moves_made` moves, its own
+    moves included (a playout's player that starts from another player's memory): the next
+    recall adds what it then sees, with no move to replay."""
+    memory[1, LAST_MOVE] = NO_MOVE
+    memory[1, LAST_MOVE_AT] = moves_made
+
+
 def blank_observation() -> np.ndarray:
     """An observation buffer whose stock slot holds only hidden cards."""
     from .state import new_state, pile_span

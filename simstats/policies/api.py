@@ -81,6 +81,14 @@ def new_view(obs: np.ndarray, rules: np.ndarray) -> View:
     return View(obs, rules, legal)
 
 
+@jit_always
+def view_of(obs, rules, legal):
+    """A view of observation array `obs` in compiled code, `legal` (MAX_LEGAL_MOVES + 1 int64)
+    its room for legal moves, not listed yet."""
+    legal[_LEGAL_COUNT] = _UNKNOWN
+    return View(obs, rules, legal)
+
+
 @jit_inline
 def forget_legal_moves(view):
     """The observation changed: the legal moves are computed again when asked for."""
@@ -326,6 +334,13 @@ def recall(view, recollection):
     return View(recollection[0], view.rules, view.legal)
 
 
+@jit_always
+def remembered(view, known):
+    """A view of `known`, a position as ``recall`` keeps it (row 0 of a recollection), with the
+    view's legal moves: for a policy that keeps its recollection itself."""
+    return View(known, view.rules, view.legal)
+
+
 @jit_inline
 def remember(recollection, view, move):
     """Note the move about to be made from `view`, for the next ``recall``; returns `move`."""
@@ -415,6 +430,11 @@ def recollection() -> Field:
     return Field(np.dtype(np.int16), (2, S.SIZE), 0, _nothing_recalled)
 
 
+def legal_room() -> Field:
+    """Declare, in ``workspace``, room for the legal moves of a view made by ``view_of``."""
+    return Field(np.dtype(np.int64), (S.MAX_LEGAL_MOVES + 1,), _UNKNOWN)
+
+
 def _blank_boards(boards: np.ndarray) -> None:
     boards[:, S.pile_span(S.STOCK)] = HIDDEN
     boards[:, S.SIZE + _LEGAL_COUNT] = _UNKNOWN
@@ -423,6 +443,17 @@ def _blank_boards(boards: np.ndarray) -> None:
 def boards(count: int) -> Field:
     """Declare, in ``workspace``, `count` boards to try moves on (``board``, ``play``)."""
     return Field(np.dtype(np.int16), (count, S.SIZE + S.MAX_LEGAL_MOVES + 1), 0, _blank_boards)
+
+
+def new_arrays(fields: dict) -> dict:
+    """Arrays of the declared fields (name -> Field), filled as a policy's are: for code that
+    calls compiled helpers directly (tests, benchmarks)."""
+    arrays = {}
+    for name, field in fields.items():
+        arrays[name] = np.full(field.shape, field.fill, dtype=field.dtype)
+        if field.init is not None:
+            field.init(arrays[name])
+    return arrays
 
 
 def require(values: dict, name: str, low: float, high: float | None = None) -> None:

@@ -1,6 +1,6 @@
 """`planner`'s play of Napoleon's Flank: candidate moves judged on samples of the cards the
-player has not seen, played out by a fair digger that remembers (flank_digger.py, `blind-digger`
-with knobs): by default a tree search over the player's own moves, else raced playouts.
+player has not seen, played out by a fair digger that remembers (`blind-digger`, with its knobs
+hold, roomy and short): by default a tree search over the player's own moves, else raced playouts.
 
 The candidates (as rollout.py's with base blind-digger): a card that fits both foundations of
 its suit goes to either; else, once no foundation play is left, the digger's own move, each
@@ -41,6 +41,8 @@ changed nothing measurable.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from ..engine.cards import DECK_SIZE
@@ -51,27 +53,20 @@ from ..engine.moves import (
     moves_made,
     pile_size,
 )
-from ..engine.observe import LAST_MOVE, LAST_MOVE_AT, observe, recall, remember_move
+from ..engine.observe import mark_caught_up, observe, recall, remember_move
 from ..engine.state import (
     MAX_LEGAL_MOVES,
     MOVE_LIMIT,
     NO_MOVE,
+    SIZE,
 )
-from ..jit import jit, jit_inline
-from . import api, flank_digger
-from .rollout import (
-    CANDIDATES,
-    JUDGED,
-    PLAYOUT,
-    SAMPLE,
-    TOTALS,
-    VIEW,
-    WINS,
-    foundation_candidates,
-    other_candidates,
-)
+from ..jit import jit, jit_always, jit_inline, plain_array
+from . import api, blind_digger
+from .rollout import foundation_candidates, other_candidates
 from .tactics import (
+    UNSEEN_SIZE,
     hidden_cards,
+    position_field,
     position_key,
     remember,
     sample_position,
@@ -79,45 +74,100 @@ from .tactics import (
 
 MAX_PLAYOUTS = 1000
 MAX_CANDIDATES = 32  # more are never listed (six columns: at most 9)
-# knobs: the digger's, then the search's (a plain int64 array, so the code compiles once)
-(KEEP, HOLD, ROOMY, SHORT, BONUS, BATCH, CUT_TENTHS, HORIZON, FREE_TENTHS, TREE,
- EXPLORE_TENTHS) = range(11)
-N_KNOBS = 11
 MAX_NODES = 8192  # the tree search's nodes: one more than its samples at most
-# Rows of the tree search's `nodes` (node 0 the root): the move into it, its first child and
-# next sibling (-1: none), its samples, the samples it was available in, their cards home
-# summed and the samples won; PATH: the nodes the current sample went through
-MOVE_OF, CHILD, SIBLING, VISITS, AVAIL, TOTAL, WON, PATH = range(8)
-N_NODE_ROWS = 8
+
+# The tree search's nodes (node 0 the root), one array of MAX_NODES per field.
+Tree = namedtuple("Tree", (
+    "move",  # the move into the node
+    "child",  # its first child (-1: none)
+    "sibling",  # its next sibling (-1: none)
+    "visits",  # the samples that went through it
+    "available",  # the samples in which its move was a candidate
+    "total",  # their cards home, summed
+    "won",  # the samples won
+    "path",  # the nodes the current sample went through, by depth
+))
+# Its room to judge candidates in (flank_work): fields flank_<name> and tree_<name>.
+FlankWork = namedtuple("FlankWork", (
+    "sample",  # the player's memory with its unseen places filled in
+    "position",  # a playout's position
+    "shown",  # the observation of a playout's position its digger chooses from
+    "probe",  # where a candidate move is tried
+    "candidates",  # the candidates at the position judged
+    "listed",  # the legal moves
+    "root",  # the tree search's candidates at its root
+    "wins",  # racing: the playouts each candidate won
+    "judged",  # the last choice: samples the chosen move was played on (0: none), and won
+    "cards",  # the unseen cards (their counts per card after tactics.COUNTS)
+    "base_memory",  # a playout's digger's memory
+    "legal",  # the legal moves of the digger's views (api.view_of)
+    "scores",  # racing: each candidate's score on each sample, in tenths of cards home
+    "alive",  # racing: 1 for each candidate still in the race
+    "tree",  # the tree search's Tree
+))
 
 
 def workspace() -> dict:
-    return {"scores": api.array(np.int32, (MAX_CANDIDATES, MAX_PLAYOUTS)),
-            "alive": api.array(np.int64, MAX_CANDIDATES),
-            "flank_legal": api.array(np.int64, MAX_LEGAL_MOVES + 1),
-            "nodes": api.array(np.int64, (N_NODE_ROWS, MAX_NODES))}
+    """FlankWork's fields, for a policy's workspace."""
+    return {"flank_sample": position_field(),
+            "flank_position": position_field(),
+            "flank_shown": position_field(),
+            "flank_probe": position_field(),
+            "flank_candidates": api.array(np.int64, MAX_LEGAL_MOVES),
+            "flank_listed": api.array(np.int64, MAX_LEGAL_MOVES),
+            "flank_root": api.array(np.int64, MAX_LEGAL_MOVES),
+            "flank_wins": api.array(np.int64, MAX_LEGAL_MOVES),
+            "flank_judged": api.array(np.int64, 2),
+            "flank_cards": api.array(np.int16, UNSEEN_SIZE),
+            "flank_base_memory": api.array(np.int16, (2, SIZE)),
+            "flank_legal": api.legal_room(),
+            "flank_scores": api.array(np.int32, (MAX_CANDIDATES, MAX_PLAYOUTS)),
+            "flank_alive": api.array(np.int64, MAX_CANDIDATES),
+            **{f"tree_{name}": api.array(np.int64, MAX_NODES) for name in Tree._fields}}
+
+
+def new_flank_work() -> FlankWork:
+    """A FlankWork of its own arrays (tests, benchmarks)."""
+    arrays = api.new_arrays(workspace())
+    tree = Tree(*(arrays[f"tree_{name}"] for name in Tree._fields))
+    return FlankWork(*(arrays[f"flank_{name}"] for name in FlankWork._fields[:-1]), tree)
+
+
+@jit_always
+def flank_work(record):
+    """The FlankWork of a record holding workspace()'s fields, as plain arrays."""
+    r, a = record, plain_array
+    tree = Tree(a(r.tree_move), a(r.tree_child), a(r.tree_sibling), a(r.tree_visits),
+                a(r.tree_available), a(r.tree_total), a(r.tree_won), a(r.tree_path))
+    return FlankWork(a(r.flank_sample), a(r.flank_position), a(r.flank_shown), a(r.flank_probe),
+                     a(r.flank_candidates), a(r.flank_listed), a(r.flank_root),
+                     a(r.flank_wins), a(r.flank_judged), a(r.flank_cards),
+                     a(r.flank_base_memory), a(r.flank_legal), a(r.flank_scores),
+                     a(r.flank_alive), tree)
 
 
 @jit_inline
-def digger_move(view, known, rules, knobs, legal):
-    """The digger's move from observation `view`, `known` being what its player remembers."""
-    legal[MAX_LEGAL_MOVES] = -1  # not yet listed for this view
-    return flank_digger.decide(api.View(view, rules, legal), api.View(known, rules, legal),
-                               knobs[KEEP], knobs[HOLD], knobs[ROOMY], knobs[SHORT])
+def digger_move(view, known, rules, params, legal):
+    """The digger's move from observation `view`, `known` being what its player remembers;
+    `params`: planner's, whose keep, hold, roomy and short are the digger's knobs."""
+    seen = api.view_of(view, rules, legal)
+    return blind_digger.decide(seen, api.remembered(seen, known), params.keep, True, True,
+                               params.hold, params.roomy, params.short)
 
 
 @jit
-def playout(pos, rules, knobs, view, memory, legal):
-    """The digger plays sample `pos` from what its player would see and remember (`memory`:
-    recall's), to its end or for `horizon` moves; returns the cards home then."""
+def playout(pos, rules, params, work):
+    """The digger plays sample `pos` from what its player would see and remember (its memory
+    work.base_memory: recall's), to its end or for `horizon` moves; the cards home then."""
+    view, memory = work.shown, work.base_memory
     made = 0
     while foundation_cards(pos) != DECK_SIZE and moves_made(pos) < MOVE_LIMIT:
-        if knobs[HORIZON] > 0 and made >= knobs[HORIZON]:
+        if params.horizon > 0 and made >= params.horizon:
             break
         made += 1
         observe(pos, rules, view)
         recall(view, rules, memory)
-        move = digger_move(view, memory[0], rules, knobs, legal)
+        move = digger_move(view, memory[0], rules, params, work.legal)
         if move == NO_MOVE:
             break
         remember_move(memory, view, move)
@@ -126,26 +176,28 @@ def playout(pos, rules, knobs, view, memory, legal):
 
 
 @jit
-def find_candidates(obs, known, rules, knobs, positions, moves, seen, legal):
-    """The candidates of the module docstring into moves[CANDIDATES] (rollout.py's, the
+def find_candidates(obs, known, rules, params, seen, work):
+    """The candidates of the module docstring into work.candidates (rollout.py's, the
     digger's move first); returns their count."""
-    n = foundation_candidates(obs, rules, moves[CANDIDATES])
+    n = foundation_candidates(obs, rules, work.candidates)
     if n > 0:
         return n
-    first = digger_move(obs, known, rules, knobs, legal)
-    return min(other_candidates(obs, rules, first, positions, moves, seen), MAX_CANDIDATES)
+    first = digger_move(obs, known, rules, params, work.legal)
+    return min(other_candidates(obs, rules, first, work.candidates, work.listed, work.probe,
+                                seen), MAX_CANDIDATES)
 
 
 @jit
-def play_sample(obs, known, rules, knobs, stream, positions, candidates, alive, scores, k,
-                cards, base_memory, legal, wins):
-    """Draw sample k and play every candidate still alive out on it into scores[c, k]."""
-    sample, pos = positions[SAMPLE], positions[PLAYOUT]
-    sample_position(known, rules, stream, cards, sample)
-    for c in range(alive.shape[0]):
-        if alive[c] == 0:
+def play_sample(obs, known, rules, params, stream, work, k, n):
+    """Draw sample k and play each of the n candidates still alive out on it into
+    work.scores[c, k]."""
+    sample, pos, base_memory, scores = work.sample, work.position, work.base_memory, work.scores
+    cell_tenths = int(round(params.cellworth * 10))
+    sample_position(known, rules, stream, work.cards, sample)
+    for c in range(n):
+        if work.alive[c] == 0:
             continue
-        move = candidates[c]
+        move = work.candidates[c]
         if move == NO_MOVE:
             scores[c, k] = 10 * foundation_cards(obs)
             continue
@@ -153,14 +205,13 @@ def play_sample(obs, known, rules, knobs, stream, positions, candidates, alive, 
         apply_move(pos, rules, move)
         copy_position(known, base_memory[0])  # the playout's player starts with our memory
         apply_move(base_memory[0], rules, move)
-        base_memory[1, LAST_MOVE] = NO_MOVE
-        base_memory[1, LAST_MOVE_AT] = moves_made(pos)
-        home = playout(pos, rules, knobs, positions[VIEW], base_memory, legal)
-        wins[c] += home == DECK_SIZE
-        scores[c, k] = 10 * (home + (knobs[BONUS] if home == DECK_SIZE else 0))
-        if knobs[FREE_TENTHS] != 0:
+        mark_caught_up(base_memory, moves_made(pos))
+        home = playout(pos, rules, params, work)
+        work.wins[c] += home == DECK_SIZE
+        scores[c, k] = 10 * (home + (params.bonus if home == DECK_SIZE else 0))
+        if cell_tenths != 0:
             for r in range(8):
-                scores[c, k] += knobs[FREE_TENTHS] * (pile_size(pos, r) == 0)
+                scores[c, k] += cell_tenths * (pile_size(pos, r) == 0)
 
 
 @jit
@@ -203,123 +254,116 @@ def drop_the_beaten(alive, scores, played, n, cut):
 
 
 @jit
-def choose_move(obs, known, rules, knobs, playouts, stream, seen, positions, moves, cards,
-                base_memory, legal, scores, alive, nodes):
-    """The move of the module docstring; moves[JUDGED]: samples played for the chosen move (0
-    when none) and how many it won."""
-    playouts = min(max(playouts, 1), MAX_PLAYOUTS)
-    moves[JUDGED, 0] = 0
+def choose_move(obs, known, rules, params, stream, seen, work):
+    """The move of the module docstring, `params` planner's; work.judged: samples played for
+    the chosen move (0 when none) and how many it won."""
+    playouts = min(max(int(params.playouts), 1), MAX_PLAYOUTS)
+    work.judged[0] = work.judged[1] = 0
     remember(seen, position_key(obs))
-    n = find_candidates(obs, known, rules, knobs, positions, moves, seen, legal)
-    candidates = moves[CANDIDATES]
+    n = find_candidates(obs, known, rules, params, seen, work)
+    candidates, alive, wins = work.candidates, work.alive, work.wins
     if n <= 1:
         return candidates[0] if n == 1 else NO_MOVE
-    wins = moves[WINS]
     for c in range(alive.shape[0]):
         alive[c] = c < n
         wins[c] = 0
-    if hidden_cards(known, rules, cards) == 0:
+    if hidden_cards(known, rules, work.cards) == 0:
         playouts = 1  # nothing to sample: every playout is the same
-    elif knobs[TREE] > 0:
-        root = moves[TOTALS]  # a row racing does not use: the search lists moves in CANDIDATES
+    elif params.tree > 0:
         for c in range(n):
-            root[c] = candidates[c]
-        best = tree_search(known, rules, knobs, knobs[TREE], stream, seen, positions, moves,
-                           cards, base_memory, legal, nodes, root, n)
-        chosen = child_for(nodes, 0, root[best])
-        moves[JUDGED, 0] = nodes[VISITS, chosen]
-        moves[JUDGED, 1] = nodes[WON, chosen]
-        return root[best]
-    batch = knobs[BATCH] if knobs[BATCH] > 0 else playouts
-    cut = knobs[CUT_TENTHS] / 10.0
+            work.root[c] = candidates[c]
+        best = tree_search(known, rules, params, stream, seen, work, n)
+        chosen = child_for(work.tree, 0, work.root[best])
+        work.judged[0] = work.tree.visits[chosen]
+        work.judged[1] = work.tree.won[chosen]
+        return work.root[best]
+    batch = params.batch if params.batch > 0 else playouts
+    cut = params.cut
     played = 0
     left = n
     while played < playouts and left > 1:
         for _ in range(min(batch, playouts - played)):
-            play_sample(obs, known, rules, knobs, stream, positions, candidates, alive[:n],
-                        scores, played, cards, base_memory, legal, wins)
+            play_sample(obs, known, rules, params, stream, work, played, n)
             played += 1
-        if knobs[BATCH] > 0 and played < playouts:
-            left = drop_the_beaten(alive, scores, played, n, cut)
-    best = leader(alive, scores, played, n)
-    moves[JUDGED, 0] = played
-    moves[JUDGED, 1] = wins[best]
+        if params.batch > 0 and played < playouts:
+            left = drop_the_beaten(alive, work.scores, played, n, cut)
+    best = leader(alive, work.scores, played, n)
+    work.judged[0] = played
+    work.judged[1] = wins[best]
     return candidates[best]
 
 
-
 @jit_inline
-def child_for(nodes, node, move):
+def child_for(tree, node, move):
     """The child of `node` that `move` leads to, or -1 if it has none yet."""
-    c = nodes[CHILD, node]
+    c = tree.child[node]
     while c >= 0:
-        if nodes[MOVE_OF, c] == move:
+        if tree.move[c] == move:
             return c
-        c = nodes[SIBLING, c]
+        c = tree.sibling[c]
     return -1
 
 
 @jit_inline
-def add_child(nodes, node, move, count):
+def add_child(tree, node, move, count):
     """Node `count` becomes the child of `node` that `move` leads to; returns it."""
-    nodes[MOVE_OF, count] = move
-    nodes[CHILD, count] = -1
-    nodes[SIBLING, count] = nodes[CHILD, node]
-    nodes[CHILD, node] = count
-    nodes[VISITS, count] = 0
-    nodes[AVAIL, count] = 0
-    nodes[TOTAL, count] = 0
-    nodes[WON, count] = 0
+    tree.move[count] = move
+    tree.child[count] = -1
+    tree.sibling[count] = tree.child[node]
+    tree.child[node] = count
+    tree.visits[count] = 0
+    tree.available[count] = 0
+    tree.total[count] = 0
+    tree.won[count] = 0
     return count
 
 
 @jit_inline
-def mark_available(nodes, node, candidates, n):
+def mark_available(tree, node, candidates, n):
     """Count one more availability for every child of `node` among the n candidates (those
     legal in this sample); returns the index of the first candidate without a child, or -1."""
     fresh = -1
     for i in range(n):
-        c = child_for(nodes, node, candidates[i])
+        c = child_for(tree, node, candidates[i])
         if c >= 0:
-            nodes[AVAIL, c] += 1
+            tree.available[c] += 1
         elif fresh < 0:
             fresh = i
     return fresh
 
 
 @jit_inline
-def upper_bound_child(nodes, node, candidates, n, explore):
+def upper_bound_child(tree, node, candidates, n, explore):
     """The child among the candidates' with the highest UCB1 score (mean cards home plus
     `explore` x sqrt(ln availability / visits)); the first on a tie; -1 if none was played."""
     chosen, best_value = -1, -1e300
     for i in range(n):
-        c = child_for(nodes, node, candidates[i])
-        if c < 0 or nodes[VISITS, c] == 0:
+        c = child_for(tree, node, candidates[i])
+        if c < 0 or tree.visits[c] == 0:
             continue
-        value = nodes[TOTAL, c] / nodes[VISITS, c] + explore * np.sqrt(
-            np.log(max(nodes[AVAIL, c], 1)) / nodes[VISITS, c])
+        value = tree.total[c] / tree.visits[c] + explore * np.sqrt(
+            np.log(max(tree.available[c], 1)) / tree.visits[c])
         if value > best_value:
             best_value, chosen = value, c
     return chosen
 
 
 @jit
-def tree_search(known, rules, knobs, iterations, stream, seen, positions, moves, cards,
-                base_memory, legal, nodes, root_moves, n_root):
-    """The tree search of the module docstring, `iterations` samples from the root whose
-    candidates are root_moves[0:n_root]; returns the index of the one played most."""
-    explore = knobs[EXPLORE_TENTHS] / 10.0
-    path = nodes[PATH]
-    nodes[CHILD, 0] = -1
+def tree_search(known, rules, params, stream, seen, work, n_root):
+    """The tree search of the module docstring, `tree` samples from the root whose candidates
+    are work.root[0:n_root]; returns the index of the one played most."""
+    tree, root_moves = work.tree, work.root
+    explore = params.explore
+    path = tree.path
+    tree.child[0] = -1
     count = 1
-    candidates = moves[CANDIDATES]
-    sample, pos, view = positions[SAMPLE], positions[PLAYOUT], positions[VIEW]
-    for _ in range(iterations):
-        sample_position(known, rules, stream, cards, sample)
+    candidates = work.candidates
+    sample, pos, view, base_memory = work.sample, work.position, work.shown, work.base_memory
+    for _ in range(params.tree):
+        sample_position(known, rules, stream, work.cards, sample)
         copy_position(sample, pos)
         copy_position(known, base_memory[0])  # the player's memory, kept as in a playout
-        base_memory[1, LAST_MOVE] = NO_MOVE
-        base_memory[1, LAST_MOVE_AT] = moves_made(pos)
+        mark_caught_up(base_memory, moves_made(pos))
         node, depth, added, stopped = 0, 0, False, False
         while not added:
             if depth == 0:
@@ -331,24 +375,23 @@ def tree_search(known, rules, knobs, iterations, stream, seen, positions, moves,
                     break
                 observe(pos, rules, view)
                 recall(view, rules, base_memory)
-                n = find_candidates(view, base_memory[0], rules, knobs, positions, moves, seen,
-                                    legal)
+                n = find_candidates(view, base_memory[0], rules, params, seen, work)
                 if n == 0:
                     break
             if n == 1:
                 move = candidates[0]  # forced: made without a node
             else:
-                fresh = mark_available(nodes, node, candidates, n)
+                fresh = mark_available(tree, node, candidates, n)
                 if fresh >= 0 and count < MAX_NODES:
                     move = candidates[fresh]
-                    node = add_child(nodes, node, move, count)
+                    node = add_child(tree, node, move, count)
                     count += 1
                     added = True
                 else:
-                    node = upper_bound_child(nodes, node, candidates, n, explore)
+                    node = upper_bound_child(tree, node, candidates, n, explore)
                     if node < 0:
                         break
-                    move = nodes[MOVE_OF, node]
+                    move = tree.move[node]
                 depth += 1
                 path[depth] = node
             if move == NO_MOVE:  # the digger would stop here: the game ends
@@ -356,17 +399,15 @@ def tree_search(known, rules, knobs, iterations, stream, seen, positions, moves,
                 break
             apply_move(pos, rules, move)
             apply_move(base_memory[0], rules, move)
-            base_memory[1, LAST_MOVE] = NO_MOVE
-            base_memory[1, LAST_MOVE_AT] = moves_made(pos)
-        home = foundation_cards(pos) if stopped else playout(pos, rules, knobs, view,
-                                                             base_memory, legal)
+            mark_caught_up(base_memory, moves_made(pos))
+        home = foundation_cards(pos) if stopped else playout(pos, rules, params, work)
         for d in range(1, depth + 1):
-            nodes[VISITS, path[d]] += 1
-            nodes[TOTAL, path[d]] += home
-            nodes[WON, path[d]] += home == DECK_SIZE
+            tree.visits[path[d]] += 1
+            tree.total[path[d]] += home
+            tree.won[path[d]] += home == DECK_SIZE
     best, best_visits = 0, -1
     for i in range(n_root):
-        c = child_for(nodes, 0, root_moves[i])
-        if c >= 0 and nodes[VISITS, c] > best_visits:
-            best, best_visits = i, nodes[VISITS, c]
+        c = child_for(tree, 0, root_moves[i])
+        if c >= 0 and tree.visits[c] > best_visits:
+            best, best_visits = i, tree.visits[c]
     return best

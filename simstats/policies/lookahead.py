@@ -28,6 +28,8 @@ Defaults tuned by measurement, benchmarks/tune_lookahead.md; e.g. lookahead[dept
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numba
 import numpy as np
 
@@ -56,15 +58,10 @@ from ..engine.state import (
     STOCK,
     TABLEAU,
 )
-from ..jit import jit, jit_inline, plain_array, record_as
+from ..jit import jit, jit_always, jit_inline, plain_array, record_as
 from . import api
 from .tactics import (
-    DIG_KEY,
-    DIG_MADE,
-    DIGGING,
-    NO_PLAN,
-    PLAN,
-    PLAN_UNIT,
+    SEEN_SLOTS,
     deal_or_redeal,
     evaluate,
     first_foundation_move,
@@ -73,6 +70,7 @@ from .tactics import (
     positions_field,
     remember,
     seen_field,
+    unseen_in_play,
     was_seen,
 )
 
@@ -97,15 +95,48 @@ PARAMETERS = {
 # A record that begins with these parameters (solver's, planner's) read as lookahead's own, so
 # that lookahead's code is compiled once for every policy that plays it (jit.record_as).
 as_lookahead_params = record_as(numba.from_dtype(api.params_dtype(PARAMETERS)))
-LEVELS = MAX_DEPTH + 2  # positions and move lists: one per level of a line, and work rows
-WORK_ROW = MAX_DEPTH  # a row of the scratch move lists past the levels': evaluate's tallies
 DIG = 1 << 20  # a dig step is DIG + column
 
+# Its notes after the positions met in the deal (tactics.seen_field): the line it follows.
+PLAN = SEEN_SLOTS  # the score, in millionths, of the line being followed,
+DIGGING = SEEN_SLOTS + 1  # the column being dug + 1 (0: none),
+DIG_KEY = SEEN_SLOTS + 2  # the position expected when its next card is due,
+DIG_MADE = SEEN_SLOTS + 3  # and the cards it moved so far
+N_NOTES = 4
+NO_PLAN = -(1 << 62)
+# The plan's score is kept cut to millionths (int(score * PLAN_UNIT)) in that int64 slot, as every
+# committed run was made: an exact float would let a line that ties the plan to the millionth no
+# longer replace it, and so move outcomes.
+PLAN_UNIT = 1e6
 
-MEMORY = {"seen": seen_field(), "recalled": api.recollection()}
-WORKSPACE = {"positions": positions_field(LEVELS),
-             "moves": api.array(np.int64, (LEVELS, MAX_LEGAL_MOVES)),
-             "cursors": api.array(np.int64, (LEVELS, 3))}
+
+def _nothing_followed(seen: np.ndarray) -> None:
+    seen[:] = 0
+    seen[PLAN] = NO_PLAN
+
+
+MEMORY = {"seen": seen_field(N_NOTES, _nothing_followed), "recalled": api.recollection()}
+
+# Its room to compute the lines in (line_work), fields line_<name> of a policy's workspace.
+LineWork = namedtuple("LineWork", (
+    "positions",  # the position at each step of a line (row 0: where it starts)
+    "moves",  # each step's candidate steps
+    "cursors",  # each step's: candidates, the next one, moves made along the line so far
+    "tallies",  # tactics.evaluate's scratch
+))
+WORKSPACE = {"line_positions": positions_field(MAX_DEPTH + 1),
+             "line_moves": api.array(np.int64, (MAX_DEPTH, MAX_LEGAL_MOVES)),
+             "line_cursors": api.array(np.int64, (MAX_DEPTH, 3)),
+             "line_tallies": api.array(np.int64, 16)}
+
+
+@jit_always
+def line_work(record):
+    """The LineWork of a record holding WORKSPACE's fields, as plain arrays: lookahead's code
+    compiles once for every policy that plays it."""
+    r = record
+    return LineWork(plain_array(r.line_positions), plain_array(r.line_moves),
+                    plain_array(r.line_cursors), plain_array(r.line_tallies))
 
 
 class Lookahead(api.CompiledPolicy):
@@ -118,9 +149,9 @@ class Lookahead(api.CompiledPolicy):
 
     @staticmethod
     def choose(view, params, memory, rng):
-        m, a = memory, plain_array  # plain arrays: solver's and planner's calls compile the same
+        m = memory  # plain arrays: solver's and planner's calls compile the same
         return choose_move(api.observation_array(view), api.rules_array(view), params,
-                           a(m.positions), a(m.moves), a(m.cursors), a(m.seen), a(m.recalled))
+                           line_work(m), plain_array(m.seen), plain_array(m.recalled))
 
 
 @jit_inline
@@ -145,13 +176,6 @@ def redeal_is_known(pos, rules):
         if not all_known(pos, TABLEAU + c, 0, pile_size(pos, TABLEAU + c)):
             return False
     return True
-
-
-@jit_inline
-def is_known(pos, rules):
-    """Whether every card left is known: the stock is empty or remembered, and so are the
-    columns."""
-    return all_known(pos, STOCK, 0, pile_size(pos, STOCK)) and redeal_is_known(pos, rules)
 
 
 @jit_inline
@@ -268,7 +292,7 @@ def score_of(pos, rules, weights, work):
 
 
 @jit
-def best_line(positions, moves, cursors, depth, rules, weights, baseline, seen):
+def best_line(line, depth, rules, weights, baseline, seen):
     """Depth-first over lines of up to `depth` steps from positions[0]: the best score seen
     and the first step of its line (NO_MOVE if no line beats `baseline`). A first step back
     to a position met earlier in the deal is not taken: replanning cannot go round in circles.
@@ -276,6 +300,7 @@ def best_line(positions, moves, cursors, depth, rules, weights, baseline, seen):
     cell (the weights make that a loss).
 
     Iterative, with per-level step lists and cursors: numba cannot cache recursion."""
+    positions, moves, cursors = line.positions, line.moves, line.cursors
     best = baseline
     best_first = NO_MOVE
     first = NO_MOVE
@@ -301,7 +326,7 @@ def best_line(positions, moves, cursors, depth, rules, weights, baseline, seen):
         quiet = made < 0
         made = cursors[level, 2] + abs(made)
         if not quiet:
-            score = score_of(child, rules, weights, moves[WORK_ROW]) - weights.step * made
+            score = score_of(child, rules, weights, line.tallies) - weights.step * made
             if score > best + 1e-9:
                 best, best_first = score, first
         if level + 1 < depth:
@@ -313,33 +338,33 @@ def best_line(positions, moves, cursors, depth, rules, weights, baseline, seen):
 
 
 @jit
-def score_after(obs, rules, move, positions, moves, cursors, depth, weights, seen):
+def score_after(obs, rules, move, line, depth, weights, seen):
     """The best score reachable by `move`, its foundation plays, then `depth` more steps."""
-    pos = positions[0]
+    pos = line.positions[0]
     copy_position(obs, pos)
     apply_move(pos, rules, move)
     play_home(pos, rules)
-    score = score_of(pos, rules, weights, moves[WORK_ROW])
+    score = score_of(pos, rules, weights, line.tallies)
     if depth == 0:
         return score
-    best, _ = best_line(positions, moves, cursors, depth, rules, weights, score, seen)
+    best, _ = best_line(line, depth, rules, weights, score, seen)
     return best
 
 
 @jit
-def choose_move(obs, rules, params, positions, moves, cursors, seen, memory):
+def choose_move(obs, rules, params, line, seen, memory):
     recall(obs, rules, memory)
-    move = decide(memory[0], rules, params, positions, moves, cursors, seen)
+    move = decide(memory[0], rules, params, line, seen)
     remember_move(memory, obs, move)
     return move
 
 
 @jit
-def decide(obs, rules, params, positions, moves, cursors, seen):
+def decide(obs, rules, params, line, seen):
     """The choice at `obs`, the position as remembered (see the module docstring)."""
     depth = params.depth
     deep = params.deepearly
-    if is_known(obs, rules):
+    if unseen_in_play(obs) == 0:  # every card left is known
         if params.late > 0:
             depth = params.late
         deep = params.deep
@@ -355,32 +380,30 @@ def decide(obs, rules, params, positions, moves, cursors, seen):
         if src < FOUNDATION_PLACE and other < FOUNDATION_PLACE + 8:
             if can_place(obs, rules, pile_top(obs, src), src, other):
                 alternative = src * N_PLACES + other
-                if score_after(obs, rules, alternative, positions, moves, cursors, depth - 1,
-                               params, seen) > score_after(obs, rules, move, positions, moves,
-                                                           cursors, depth - 1, params,
-                                                           seen) + 1e-9:
+                if score_after(obs, rules, alternative, line, depth - 1, params,
+                               seen) > score_after(obs, rules, move, line, depth - 1, params,
+                                                   seen) + 1e-9:
                     return alternative
         return move
     if seen[DIGGING] > 0 and seen[DIG_KEY] == key:
-        return dig_on(obs, rules, positions[1], seen)  # as the search foresaw: no new search
+        return dig_on(obs, rules, line.positions[1], seen)  # as the search foresaw: no new search
     seen[DIGGING] = 0
-    copy_position(obs, positions[0])
+    copy_position(obs, line.positions[0])
     # A line must beat the position now and the line being followed (whose rest scores higher
     # than it did, having fewer moves to go): so play never wanders among equal positions.
-    baseline = max(score_of(positions[0], rules, params, moves[WORK_ROW]), seen[PLAN] / PLAN_UNIT)
-    score, best_step = best_line(positions, moves, cursors, depth, rules, params, baseline,
-                                 seen)
+    baseline = max(score_of(line.positions[0], rules, params, line.tallies),
+                   seen[PLAN] / PLAN_UNIT)
+    score, best_step = best_line(line, depth, rules, params, baseline, seen)
     if best_step == NO_MOVE and deep > depth and (deal_or_redeal(obs, rules) != NO_MOVE or (
             params.deepstop > 0)) and (  # before dealing, redealing (or stopping): look deeper
-            candidates(obs, rules, moves[0], 0) <= params.deepwidth):  # unless it costs much
-        score, best_step = best_line(positions, moves, cursors, deep, rules, params, baseline,
-                                     seen)
+            candidates(obs, rules, line.moves[0], 0) <= params.deepwidth):  # unless it costs much
+        score, best_step = best_line(line, deep, rules, params, baseline, seen)
     if best_step != NO_MOVE:
         seen[PLAN] = int(score * PLAN_UNIT)
         if best_step >= DIG:
             seen[DIGGING] = best_step - DIG + 1
             seen[DIG_MADE] = 0
-            return dig_on(obs, rules, positions[1], seen)
+            return dig_on(obs, rules, line.positions[1], seen)
         return best_step
     seen[PLAN] = NO_PLAN
     return deal_or_redeal(obs, rules)

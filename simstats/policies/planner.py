@@ -42,7 +42,7 @@ foundation play is left, the playouts' digger's own move, each dig into the firs
 deal, redeal) it searches a tree of its own moves over `tree` = 1,400 samples of what it has not
 seen (information-set Monte Carlo tree search, UCB1 with `explore` = 15 cards home): each sample
 follows the moves that did best so far, adds one move to the tree, and is played out by a fair
-player that remembers (flank_digger.py: `blind-digger`, whose knobs keep, hold, roomy and short
+player that remembers (`blind-digger`, whose knobs keep, hold, roomy and short
 are off by default), starting from what this player remembers; the candidate sampled most is
 played. With tree=0 each candidate is played out on samples instead, raced (`batch` = 8 at a
 time; a candidate more than `cut` = 2 standard errors of the paired difference behind the
@@ -66,6 +66,7 @@ horizon, cellworth) and their digger's knobs (keep, hold, roomy, short).
 
 from __future__ import annotations
 
+from collections import namedtuple
 from dataclasses import replace
 
 import numba
@@ -74,9 +75,8 @@ import numpy as np
 from ..engine import rules as R
 from ..engine.cards import HIDDEN
 from ..engine.moves import apply_move, copy_position, moves_made, pile_card, pile_size, status
-from ..engine.observe import LAST_MOVE, LAST_MOVE_AT, observe, recall, remember_move
+from ..engine.observe import mark_caught_up, observe, recall, remember_move
 from ..engine.state import (
-    MAX_LEGAL_MOVES,
     MOVE_LIMIT,
     NO_MOVE,
     ONGOING,
@@ -85,17 +85,18 @@ from ..engine.state import (
     TABLEAU,
     WON,
 )
-from ..jit import jit, jit_inline, plain_array, record_as
+from ..jit import jit, jit_always, jit_inline, plain_array, record_as
 from ..search import (
-    LINE_LENGTH,
     SEARCH_WON,
+    played_line,
     search_work,
     solve,
     table_bits_for,
 )
-from . import api, flank, lookahead, rollout, solver
-from .solver import PLAN_LINE, follow, next_in_plan
-from .tactics import SEEN_SIZE, UNSEEN_SIZE, sample_position
+from . import api, flank, lookahead, solver
+from .lookahead import line_work
+from .solver import follow, next_in_plan
+from .tactics import UNSEEN_SIZE, sample_position, unseen_in_play
 
 # Once every card is seen, a far bigger search than solver's default: measured on Kingsdown
 # Eights deals 0-99, solver wins 72 with its default and 92 with budget 4e6 and 2 restarts
@@ -118,7 +119,8 @@ PARAMETERS = {
                             doc="Napoleon's Flank: samples each candidate is played out on"
                             " at most"),
     "replan": api.flag(True, doc="Napoleon's Flank: 1: sample again at every choice"),
-    # Napoleon's Flank: the playouts' digger (flank_digger.py) and how samples are spent (flank.py)
+    # Napoleon's Flank: the playouts' digger (blind-digger's knobs) and how samples are spent
+    # (flank.py)
     "keep": api.integer(0, 0, 8, doc="Napoleon's Flank: playouts' cells kept from blind digs"),
     "hold": api.integer(99, 0, 99, doc="Napoleon's Flank: playouts dig a top waiting for more"
                         " cards than this ..."),
@@ -148,28 +150,48 @@ FIRST_SAMPLES = 1  # samples its first choice of the deal was judged on
 FIRST_WON = 2  # of those, samples the chosen plan won: the policy's own estimate of its chance
 DECISIONS = 3  # choices made on samples in this deal
 N_SAMPLING = 4
-# Per candidate plan (the `plans` workspace): its moves, then:
+# Per candidate plan (a row of PlanWork's `plans`): its moves, then:
 PLAN_MOVES = MAX_PREFIX  # how many
 FOUND = MAX_PREFIX + 1  # how many proposal samples found it
 WINS = MAX_PREFIX + 2  # how many evaluation samples it won
 PLAN_ROW = MAX_PREFIX + 3
+
+# Its room to sample and judge plans in (plan_work): fields plans_<name> of its workspace.
+PlanWork = namedtuple("PlanWork", (
+    "sample",  # a sample of the hidden cards
+    "walk",  # where a plan is played on a sample
+    "unseen",  # the unseen cards (tactics.sample_position's room)
+    "plans",  # the candidate plans, a row each: plans[0] lookahead's
+    "imagined",  # lookahead's memory (seen) as it would be along a plan: the real one untouched
+    "shown",  # what a fair player of a sample would see (fair_finish)
+    "pretend",  # that player's memory of the deal
+))
+# What planner.decide reads and writes besides its memory.
+PlannerWork = namedtuple("PlannerWork", ("line", "search", "plans", "flank"))
 
 
 def workspace(values: dict) -> dict:
     plans = 1 + max(int(values["proposals"]), 0)
     budget = max(solver.largest_search(values), int(values["effort"]))
     return {**solver.workspace(table_bits_for(budget)),
-            "sample": api.array(np.int16, SIZE),
-            "walk": api.array(np.int16, SIZE),
-            "unseen": api.array(np.int16, UNSEEN_SIZE),
-            "plans": api.array(np.int64, (plans, PLAN_ROW)),
-            "imagined": api.array(np.int64, SEEN_SIZE),
-            "shown": api.array(np.int16, SIZE, fill=HIDDEN),
-            "pretend": api.array(np.int16, (2, SIZE)),
-            "base_memory": api.array(np.int16, (2, SIZE)),
-            "legal": api.array(np.int64, MAX_LEGAL_MOVES + 1),
-            "knobs": api.array(np.int64, flank.N_KNOBS),
+            "plans_sample": api.array(np.int16, SIZE),
+            "plans_walk": api.array(np.int16, SIZE),
+            "plans_unseen": api.array(np.int16, UNSEEN_SIZE),
+            "plans_plans": api.array(np.int64, (plans, PLAN_ROW)),
+            "plans_imagined": lookahead.MEMORY["seen"],
+            "plans_shown": api.array(np.int16, SIZE, fill=HIDDEN),
+            "plans_pretend": api.array(np.int16, (2, SIZE)),
             **flank.workspace()}
+
+
+@jit_always
+def planner_work(record):
+    """The PlannerWork of a record holding workspace()'s fields, as plain arrays: decide
+    compiles once for every size of plans (proposals) and table."""
+    r, a = record, plain_array
+    plans = PlanWork(a(r.plans_sample), a(r.plans_walk), a(r.plans_unseen), a(r.plans_plans),
+                     a(r.plans_imagined), a(r.plans_shown), a(r.plans_pretend))
+    return PlannerWork(line_work(r), search_work(r), plans, flank.flank_work(r))
 
 
 class Planner(api.CompiledPolicy):
@@ -186,29 +208,17 @@ class Planner(api.CompiledPolicy):
 
     @staticmethod
     def choose(view, params, memory, rng):
-        # plain arrays: decide compiles once for every size of plans (proposals) and table,
-        # and what it shares with solver, lookahead and rollout is the code they compiled
+        # plain arrays: what it shares with solver, lookahead and rollout is the code they
+        # compiled
         m, a = memory, plain_array
         obs = api.observation_array(view)
         rules = api.rules_array(view)
-        recall(obs, rules, a(m.recalled))
-        move = decide(obs, a(m.recalled)[0], rules, params, a(m.positions), a(m.moves),
-                      a(m.cursors), a(m.seen), search_work(m), a(m.plan), a(m.sampling),
-                      a(m.sample), a(m.walk), a(m.unseen), a(m.plans), a(m.imagined), a(m.shown),
-                      a(m.pretend), a(m.base_memory), a(m.legal), a(m.knobs), a(m.scores),
-                      a(m.alive), a(m.nodes), rng)
-        remember_move(a(m.recalled), obs, move)
+        recollection = a(m.recalled)
+        recall(obs, rules, recollection)
+        move = decide(obs, recollection[0], rules, params, a(m.seen), a(m.plan), a(m.sampling),
+                      planner_work(m), rng)
+        remember_move(recollection, obs, move)
         return move
-
-
-@jit_inline
-def hidden_in_play(known):
-    """Cards in play the player has never seen (the stock's included)."""
-    n = 0
-    for p in range(STOCK + 1):
-        for k in range(pile_size(known, p)):
-            n += pile_card(known, p, k) == HIDDEN
-    return n
 
 
 @jit_inline
@@ -242,18 +252,25 @@ def fair_prefix(known, rules, walk, line, length, out):
     return n
 
 
+@jit_inline
+def imagine(seen, imagined):
+    """lookahead's memory `seen` copied, to play lookahead on without touching it."""
+    for i in range(seen.shape[0]):
+        imagined[i] = seen[i]
+
+
 @jit
-def lookahead_plan(known, rules, params, positions, moves, cursors, seen, imagined, walk, out):
+def lookahead_plan(known, rules, params, line, seen, work, out):
     """Into `out`, the moves `lookahead` would make from `known` up to and including the first
     that shows an unseen card (on copies: its memory `seen` is not touched); returns how many."""
+    walk, imagined = work.walk, work.imagined
     copy_position(known, walk)
-    for i in range(SEEN_SIZE):
-        imagined[i] = seen[i]
+    imagine(seen, imagined)
     for i in range(MAX_PREFIX):
         if status(walk, rules) != ONGOING:
             return i
-        move = lookahead.decide(walk, rules, lookahead.as_lookahead_params(params), positions,
-                                moves, cursors, imagined)
+        move = lookahead.decide(walk, rules, lookahead.as_lookahead_params(params), line,
+                                imagined)
         if move == NO_MOVE:
             return i
         out[i] = move
@@ -275,19 +292,19 @@ def same_plan(plans, a, b):
 
 
 @jit
-def propose(known, rules, params, moves_made, work, plans, sample, walk, unseen, rng):
+def propose(known, rules, params, moves_made, search, work, rng):
     """Solve `proposals` samples; the distinct plans of their winning lines go into plans[1:]
     (plans[0] is lookahead's), each with how many samples found it. Returns the plans' count."""
     count = 1
-    info = work.info
+    plans = work.plans
     for _ in range(int(params.proposals)):
-        sample_position(known, rules, rng, unseen, sample)
-        if solve(sample, rules, int(params.effort), MOVE_LIMIT - moves_made, True,
-                 work) != SEARCH_WON:
+        sample_position(known, rules, rng, work.unseen, work.sample)
+        if solve(work.sample, rules, int(params.effort), MOVE_LIMIT - moves_made, True,
+                 search) != SEARCH_WON:
             continue
         row = plans[count]
-        row[PLAN_MOVES] = fair_prefix(known, rules, walk, work.line, info[LINE_LENGTH],
-                                      row)
+        line, length = played_line(SEARCH_WON, search)
+        row[PLAN_MOVES] = fair_prefix(known, rules, work.walk, line, length, row)
         row[FOUND] = 1
         for other in range(count):
             if same_plan(plans, other, count):
@@ -312,13 +329,14 @@ def keep_most_found(plans, count, keep):
 
 
 @jit
-def fair_finish(walk, rules, params, positions, moves, cursors, imagined, shown, pretend, work):
+def fair_finish(walk, rules, params, line, work, search):
     """Whether the fair player wins sample `walk` from here: it sees only what the player would
-    see of the sample (the observation, and its memory of the deal, from `pretend`[0], the
-    position as remembered now) and plays `lookahead` until every card that matters is seen,
-    then the search (at most `effort` positions; undecided counts as lost)."""
-    pretend[1, LAST_MOVE] = NO_MOVE
-    pretend[1, LAST_MOVE_AT] = moves_made(walk)
+    see of the sample (the observation, and its memory of the deal, from work.pretend[0], the
+    position as remembered now; lookahead's memory work.imagined) and plays `lookahead` until
+    every card that matters is seen, then the search (at most `effort` positions; undecided
+    counts as lost)."""
+    shown, pretend = work.shown, work.pretend
+    mark_caught_up(pretend, moves_made(walk))
     for _ in range(MOVE_LIMIT):
         state = status(walk, rules)
         if state != ONGOING:
@@ -326,11 +344,11 @@ def fair_finish(walk, rules, params, positions, moves, cursors, imagined, shown,
         observe(walk, rules, shown)
         recall(shown, rules, pretend)
         known = pretend[0]
-        if hidden_in_play(known) == 0:
+        if unseen_in_play(known) == 0:
             return solve(known, rules, int(params.effort), MOVE_LIMIT - moves_made(walk),
-                         True, work) == SEARCH_WON
-        move = lookahead.decide(known, rules, lookahead.as_lookahead_params(params), positions,
-                                moves, cursors, imagined)
+                         True, search) == SEARCH_WON
+        move = lookahead.decide(known, rules, lookahead.as_lookahead_params(params), line,
+                                work.imagined)
         if move == NO_MOVE:
             return False
         remember_move(pretend, shown, move)
@@ -339,31 +357,30 @@ def fair_finish(walk, rules, params, positions, moves, cursors, imagined, shown,
 
 
 @jit
-def evaluate(known, rules, params, plans, count, work, sample, walk, unseen, rng, positions,
-             moves, cursors, seen, imagined, shown, pretend):
+def evaluate(known, rules, params, count, seen, work, rng):
     """Each plan's WINS on the same `samples` fresh samples: the plan's moves, then the
     search, or with `playout` the fair player (fair_finish). Returns the index of the plan to
     play: the best other plan if it wins at least `margin` more samples than lookahead's
-    (the first on a tie), else 0."""
+    (the first on a tie), else 0. `work`: a PlannerWork."""
+    room = work.plans
+    plans, walk = room.plans, room.walk
     for c in range(count):
         plans[c, WINS] = 0
     for _ in range(int(params.samples)):
-        sample_position(known, rules, rng, unseen, sample)
+        sample_position(known, rules, rng, room.unseen, room.sample)
         for c in range(count):
-            copy_position(sample, walk)
+            copy_position(room.sample, walk)
             for i in range(plans[c, PLAN_MOVES]):
                 apply_move(walk, rules, plans[c, i])
             if params.playout != 0:
-                copy_position(known, pretend[0])
+                copy_position(known, room.pretend[0])
                 for i in range(plans[c, PLAN_MOVES]):
-                    apply_move(pretend[0], rules, plans[c, i])
-                for i in range(SEEN_SIZE):
-                    imagined[i] = seen[i]
-                won = fair_finish(walk, rules, params, positions, moves, cursors, imagined,
-                                  shown, pretend, work)
+                    apply_move(room.pretend[0], rules, plans[c, i])
+                imagine(seen, room.imagined)
+                won = fair_finish(walk, rules, params, work.line, room, work.search)
             else:
                 won = solve(walk, rules, int(params.effort), MOVE_LIMIT - moves_made(walk),
-                            True, work) == SEARCH_WON
+                            True, work.search) == SEARCH_WON
             plans[c, WINS] += won
     best = 1
     for c in range(2, count):
@@ -374,68 +391,49 @@ def evaluate(known, rules, params, plans, count, work, sample, walk, unseen, rng
     return 0
 
 
-@jit_inline
-def set_knobs(params, knobs):
-    knobs[flank.KEEP] = params.keep
-    knobs[flank.HOLD] = params.hold
-    knobs[flank.ROOMY] = params.roomy
-    knobs[flank.SHORT] = params.short
-    knobs[flank.BONUS] = params.bonus
-    knobs[flank.BATCH] = params.batch
-    knobs[flank.CUT_TENTHS] = int(round(params.cut * 10))
-    knobs[flank.HORIZON] = params.horizon
-    knobs[flank.FREE_TENTHS] = int(round(params.cellworth * 10))
-    knobs[flank.TREE] = params.tree
-    knobs[flank.EXPLORE_TENTHS] = int(round(params.explore * 10))
-
-
 @jit
-def decide(obs, known, rules, params, positions, moves, cursors, seen, work, plan, sampling,
-           sample, walk, unseen, plans, imagined, shown, pretend, base_memory, legal, knobs,
-           scores, alive, nodes, rng):
-    hidden = hidden_in_play(known)
+def decide(obs, known, rules, params, seen, plan, sampling, work, rng):
+    """The choice at `obs`, `known` the position as remembered: `seen` and `plan` are solver's
+    memory, `sampling` this policy's record of its sampling, `work` a PlannerWork."""
+    hidden = unseen_in_play(known)
     if hidden == 0:  # every card that matters is seen
-        return solver.decide(obs, known, rules, as_solver_params(params), positions, moves,
-                             cursors, seen, work, plan)
+        return solver.decide(obs, known, rules, as_solver_params(params), work.line, seen,
+                             work.search, plan)
     if rules[R.HIDE_BURIED] and params.playouts != 0:
         # Napoleon's Flank: each candidate move played out by the digger (flank.py)
-        set_knobs(params, knobs)
         if params.replan == 0 and hidden == sampling[SAMPLED_HIDDEN]:
             # no unseen card came into view since the last judged choice: every playout of the
             # move chosen went on with these very moves of blind-digger (they depend on the
             # cards seen alone), so the plan judged goes on, without sampling again
-            return flank.digger_move(obs, known, rules, knobs, legal)
-        move = flank.choose_move(obs, known, rules, knobs, int(params.playouts), rng, seen,
-                                 positions, moves, unseen, base_memory, legal, scores, alive,
-                                 nodes)
-        if moves[rollout.JUDGED, 0] > 0:
+            return flank.digger_move(obs, known, rules, params, work.flank.legal)
+        move = flank.choose_move(obs, known, rules, params, rng, seen, work.flank)
+        judged = work.flank.judged
+        if judged[0] > 0:
             sampling[SAMPLED_HIDDEN] = hidden
             sampling[DECISIONS] += 1
             if sampling[DECISIONS] == 1:
-                sampling[FIRST_SAMPLES] = moves[rollout.JUDGED, 0]
-                sampling[FIRST_WON] = moves[rollout.JUDGED, 1]
+                sampling[FIRST_SAMPLES] = judged[0]
+                sampling[FIRST_WON] = judged[1]
         return move
     move = next_in_plan(obs, rules, plan)
     if move != NO_MOVE:
         return move
+    plans = work.plans.plans
     if hidden != sampling[SAMPLED_HIDDEN]:  # a card came into view since the last choice
         sampling[SAMPLED_HIDDEN] = hidden
-        plans[0, PLAN_MOVES] = lookahead_plan(known, rules, params, positions, moves, cursors,
-                                              seen, imagined, walk, plans[0])
+        plans[0, PLAN_MOVES] = lookahead_plan(known, rules, params, work.line, seen, work.plans,
+                                              plans[0])
         plans[0, FOUND] = 0
-        count = propose(known, rules, params, moves_made(obs), work, plans, sample, walk, unseen,
-                        rng)
+        count = propose(known, rules, params, moves_made(obs), work.search, work.plans, rng)
         count = keep_most_found(plans, count, int(params.candidates))
         best = 0
         if count > 1:
-            best = evaluate(known, rules, params, plans, count, work, sample, walk, unseen, rng,
-                            positions, moves, cursors, seen, imagined, shown, pretend)
+            best = evaluate(known, rules, params, count, seen, work, rng)
         sampling[DECISIONS] += 1
         if sampling[DECISIONS] == 1:
             sampling[FIRST_SAMPLES] = int(params.samples) if count > 1 else 0
             sampling[FIRST_WON] = plans[best, WINS] if count > 1 else 0
         if best > 0:
-            follow(plan, moves_made(obs), plans[best], plans[best, PLAN_MOVES])
-            return plan[PLAN_LINE]
-    return lookahead.decide(known, rules, lookahead.as_lookahead_params(params), positions,
-                            moves, cursors, seen)
+            return follow(plan, moves_made(obs), plans[best], plans[best, PLAN_MOVES])
+    return lookahead.decide(known, rules, lookahead.as_lookahead_params(params), work.line,
+                            seen)

@@ -39,6 +39,8 @@ blind-digger); horizon, base moves per playout (0: to the end of the game).
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from ..engine.cards import DECK_SIZE, HIDDEN
@@ -53,7 +55,7 @@ from ..engine.moves import (
     pile_top,
     status,
 )
-from ..engine.observe import LAST_MOVE, LAST_MOVE_AT, observe, recall, remember_move
+from ..engine.observe import mark_caught_up, observe, recall, remember_move
 from ..engine.state import (
     DEAL,
     FOUNDATION_PLACE,
@@ -66,12 +68,13 @@ from ..engine.state import (
     SIZE,
     TABLEAU,
 )
-from ..jit import jit, jit_inline, plain_array
+from ..jit import jit, jit_always, jit_inline, plain_array
 from . import api, blind_digger, dig, foundation_only, random_moves
 from .tactics import (
     UNSEEN_SIZE,
     first_foundation_move,
     hidden_cards,
+    position_field,
     position_key,
     positions_field,
     remember,
@@ -89,20 +92,52 @@ PARAMETERS = {
     "horizon": api.integer(0, 0, doc="base moves a playout makes at most (0: to the end)"),
 }
 
-# Rows of the rollout's position buffer.
-DIG_ROW = 0  # dig's own working position
-SAMPLE = 1  # the observation with its hidden cards filled in
-PLAYOUT = 2  # a playout's position
-VIEW = 3  # the observation of a playout's position the base policy chooses from
-PROBE = 4  # where a candidate move is tried on the observation
-N_ROWS = 5
-# Rows of the rollout's move buffer.
-CANDIDATES = 0
-LEGAL = 1  # the legal moves; also the random base policy's list
-TOTALS = 2  # the summed playout scores of each candidate
-WINS = 3  # the playouts each candidate won
-JUDGED = 4  # the last choice: samples each candidate was played on (0: none), the chosen's wins
-N_MOVE_ROWS = 5
+# Its room to play samples out in (playout_work), fields playout_<name> of its workspace.
+PlayoutWork = namedtuple("PlayoutWork", (
+    "boards",  # dig's own working position (dig.choose_move's scratch)
+    "sample",  # the observation with its hidden cards filled in
+    "position",  # a playout's position
+    "shown",  # the observation of a playout's position the base policy chooses from
+    "probe",  # where a candidate move is tried on the observation
+    "candidates",  # the candidate moves
+    "listed",  # the legal moves; also the random base policy's list
+    "totals",  # the summed playout scores of each candidate
+    "wins",  # the playouts each candidate won
+    "judged",  # the last choice: samples each candidate was played on (0: none), the chosen's wins
+    "cards",  # the hidden cards (their counts per card after tactics.COUNTS)
+    "base_memory",  # a playout's blind-digger memory
+    "legal",  # the legal moves of blind-digger's views (api.view_of)
+))
+WORKSPACE = {"playout_boards": positions_field(1),
+             "playout_sample": position_field(),
+             "playout_position": position_field(),
+             "playout_shown": position_field(),
+             "playout_probe": position_field(),
+             "playout_candidates": api.array(np.int64, MAX_LEGAL_MOVES),
+             "playout_listed": api.array(np.int64, MAX_LEGAL_MOVES),
+             "playout_totals": api.array(np.int64, MAX_LEGAL_MOVES),
+             "playout_wins": api.array(np.int64, MAX_LEGAL_MOVES),
+             "playout_judged": api.array(np.int64, 2),
+             "playout_cards": api.array(np.int16, UNSEEN_SIZE),
+             "playout_base_memory": api.array(np.int16, (2, SIZE)),
+             "playout_legal": api.legal_room()}
+
+
+@jit_always
+def playout_work(record):
+    """The PlayoutWork of a record holding WORKSPACE's fields, as plain arrays."""
+    r, a = record, plain_array
+    return PlayoutWork(a(r.playout_boards), a(r.playout_sample), a(r.playout_position),
+                       a(r.playout_shown), a(r.playout_probe), a(r.playout_candidates),
+                       a(r.playout_listed), a(r.playout_totals), a(r.playout_wins),
+                       a(r.playout_judged), a(r.playout_cards), a(r.playout_base_memory),
+                       a(r.playout_legal))
+
+
+def new_playout_work() -> PlayoutWork:
+    """A PlayoutWork of its own arrays (tests, benchmarks)."""
+    arrays = api.new_arrays(WORKSPACE)
+    return PlayoutWork(*(arrays[f"playout_{name}"] for name in PlayoutWork._fields))
 
 
 class Rollout(api.CompiledPolicy):
@@ -110,25 +145,18 @@ class Rollout(api.CompiledPolicy):
 
     parameters = PARAMETERS
     memory = {"seen": seen_field(), "recollection": api.recollection()}
-    # positions (stock slots hidden), move lists and scores, the hidden cards (their counts
-    # per card after index COUNTS), a playout's blind-digger memory and its legal moves
-    workspace = {"positions": positions_field(N_ROWS),
-                 "moves": api.array(np.int64, (N_MOVE_ROWS, MAX_LEGAL_MOVES)),
-                 "cards": api.array(np.int16, UNSEEN_SIZE),
-                 "base_memory": api.array(np.int16, (2, SIZE)),
-                 "legal": api.array(np.int64, MAX_LEGAL_MOVES + 1)}
+    workspace = WORKSPACE
 
     @staticmethod
     def choose(view, params, memory, rng):
-        m, a = memory, plain_array  # plain arrays: planner's call compiles the same code
+        m = memory
         obs, rules = api.observation_array(view), api.rules_array(view)
-        recall(obs, rules, a(m.recollection))
-        move = choose_move(obs, rules, int(params.samples), int(params.base),
-                           int(params.horizon), rng, a(m.seen), a(m.recollection)[0],
-                           a(m.positions), a(m.moves), a(m.cards), a(m.base_memory), a(m.legal))
-        remember_move(a(m.recollection), obs, move)
+        recollection = plain_array(m.recollection)
+        recall(obs, rules, recollection)
+        move = choose_move(obs, rules, params, rng, plain_array(m.seen), recollection[0],
+                           playout_work(m))
+        remember_move(recollection, obs, move)
         return move
-
 
 
 @jit_inline
@@ -150,6 +178,7 @@ def worth_trying(pos, rules, move):
             return False
     return True
 
+
 # blind-digger's defaults, as numbers the compiled code reads
 DIGGER_KEEP, DIGGER_SLIDE, DIGGER_RECALL = (blind_digger.DEFAULTS[name].default_value
                                             for name in ("keep", "slide", "recall"))
@@ -159,32 +188,32 @@ DIGGER_KEEP, DIGGER_SLIDE, DIGGER_RECALL = (blind_digger.DEFAULTS[name].default_
 def blind_digger_move(view, known, rules, legal):
     """blind-digger's move from observation `view`, `known` being what the player remembers;
     `legal` is room for the legal moves of api's views."""
-    legal[MAX_LEGAL_MOVES] = -1  # not yet listed for this view
-    return blind_digger.decide(api.View(view, rules, legal), api.View(known, rules, legal),
-                               DIGGER_KEEP, DIGGER_SLIDE, DIGGER_RECALL)
+    seen = api.view_of(view, rules, legal)
+    return blind_digger.decide(seen, api.remembered(seen, known), DIGGER_KEEP, DIGGER_SLIDE,
+                               DIGGER_RECALL, blind_digger.NEVER_HELD, blind_digger.NEVER_ROOMY,
+                               blind_digger.NO_SHORT)
 
 
 @jit_inline
-def base_choice(base, view, rules, stream, positions, buffer, base_memory, legal):
+def base_choice(base, view, rules, stream, boards, listed, base_memory, legal):
     """The base policy's move from observation `view` (blind-digger: and its memory, which
-    recall brings up to date)."""
+    recall brings up to date); the rest is room for each base (PlayoutWork's)."""
     if base == BASE_FOUNDATION_ONLY:
         return foundation_only.choose_move(view, rules)
     if base == BASE_RANDOM:
-        return random_moves.choose_move(view, rules, stream, buffer)
+        return random_moves.choose_move(view, rules, stream, listed)
     if base == BASE_BLIND_DIGGER:
         recall(view, rules, base_memory)
         move = blind_digger_move(view, base_memory[0], rules, legal)
         remember_move(base_memory, view, move)
         return move
-    return dig.choose_move(view, rules, positions)
+    return dig.choose_move(view, rules, boards)
 
 
 @jit
-def playout(pos, rules, base, horizon, stream, positions, buffer, base_memory, legal):
+def playout(pos, rules, base, horizon, stream, view, boards, listed, base_memory, legal):
     """Let the base policy play position `pos` (a full position) from an observation of it,
-    as in a real game; return the cards home at the end or after `horizon` moves."""
-    view = positions[VIEW]
+    `view`, as in a real game; return the cards home at the end or after `horizon` moves."""
     made = 0
     while horizon <= 0 or made < horizon:
         if base == BASE_RANDOM:
@@ -193,7 +222,7 @@ def playout(pos, rules, base, horizon, stream, positions, buffer, base_memory, l
         elif foundation_cards(pos) == DECK_SIZE or moves_made(pos) >= MOVE_LIMIT:
             break  # the deterministic bases stop by themselves when no move is left
         observe(pos, rules, view)
-        move = base_choice(base, view, rules, stream, positions, buffer, base_memory, legal)
+        move = base_choice(base, view, rules, stream, boards, listed, base_memory, legal)
         if move == NO_MOVE:
             break
         apply_move(pos, rules, move)
@@ -212,28 +241,30 @@ def leads_back(obs, rules, move, probe, seen):
 
 
 @jit
-def add_candidate(obs, rules, move, candidates, n, positions, seen):
-    """Append `move` to candidates[0:n] unless it is there already or leads back; return n."""
+def add_candidate(obs, rules, move, candidates, n, probe, seen):
+    """Append `move` to candidates[0:n] unless it is there already or leads back (tried on
+    `probe`); return n."""
     for i in range(n):
         if candidates[i] == move:
             return n
-    if move != NO_MOVE and leads_back(obs, rules, move, positions[PROBE], seen):
+    if move != NO_MOVE and leads_back(obs, rules, move, probe, seen):
         return n
     candidates[n] = move
     return n + 1
 
 
 @jit
-def find_candidates(obs, known, rules, base, stream, positions, moves, seen, base_memory, legal):
-    """The candidates of the module docstring into moves[CANDIDATES]; return their count."""
-    n = foundation_candidates(obs, rules, moves[CANDIDATES])
+def find_candidates(obs, known, rules, base, stream, seen, work):
+    """The candidates of the module docstring into work.candidates; return their count."""
+    n = foundation_candidates(obs, rules, work.candidates)
     if n > 0:
         return n
     if base == BASE_BLIND_DIGGER:  # from the player's memory (base_choice: the playout's)
-        first = blind_digger_move(obs, known, rules, legal)
+        first = blind_digger_move(obs, known, rules, work.legal)
     else:
-        first = base_choice(base, obs, rules, stream, positions, moves[LEGAL], base_memory, legal)
-    return other_candidates(obs, rules, first, positions, moves, seen)
+        first = base_choice(base, obs, rules, stream, work.boards, work.listed,
+                            work.base_memory, work.legal)
+    return other_candidates(obs, rules, first, work.candidates, work.listed, work.probe, seen)
 
 
 @jit
@@ -253,33 +284,31 @@ def foundation_candidates(obs, rules, candidates):
 
 
 @jit
-def other_candidates(obs, rules, first, positions, moves, seen):
+def other_candidates(obs, rules, first, candidates, listed, probe, seen):
     """With no foundation move: `first` (the playout player's own move), then every card move
     worth trying from the reserve or a column, then deal and redeal, none that leads back, into
-    moves[CANDIDATES]; their count."""
-    candidates, listed = moves[CANDIDATES], moves[LEGAL]
-    n = add_candidate(obs, rules, first, candidates, 0, positions, seen)
+    `candidates` (`listed`: room for the legal moves, `probe`: for a position); their count."""
+    n = add_candidate(obs, rules, first, candidates, 0, probe, seen)
     count = legal_moves(obs, rules, listed)
     for i in range(count):
         move = listed[i]
         if worth_trying(obs, rules, move) and move // N_PLACES < FOUNDATION_PLACE:
-            n = add_candidate(obs, rules, move, candidates, n, positions, seen)
+            n = add_candidate(obs, rules, move, candidates, n, probe, seen)
     for i in range(count):
         if listed[i] == DEAL or listed[i] == REDEAL:
-            n = add_candidate(obs, rules, listed[i], candidates, n, positions, seen)
+            n = add_candidate(obs, rules, listed[i], candidates, n, probe, seen)
     return n
 
 
 @jit
-def choose_move(obs, rules, samples, base, horizon, stream, seen, known, positions, moves, cards,
-                base_memory, legal):
-    """The move of the module docstring; moves[JUDGED] tells how it was judged."""
-    samples = min(max(samples, 1), MAX_SAMPLES)
-    moves[JUDGED, 0] = 0
+def choose_move(obs, rules, params, stream, seen, known, work):
+    """The move of the module docstring; work.judged tells how it was judged."""
+    samples = min(max(int(params.samples), 1), MAX_SAMPLES)
+    base, horizon = int(params.base), int(params.horizon)
+    work.judged[0] = work.judged[1] = 0
     remember(seen, position_key(obs))
-    n = find_candidates(obs, known, rules, base, stream, positions, moves, seen, base_memory,
-                        legal)
-    candidates, totals, wins = moves[CANDIDATES], moves[TOTALS], moves[WINS]
+    n = find_candidates(obs, known, rules, base, stream, seen, work)
+    candidates, totals, wins = work.candidates, work.totals, work.wins
     if n == 0:
         return NO_MOVE
     if n == 1:
@@ -288,13 +317,13 @@ def choose_move(obs, rules, samples, base, horizon, stream, seen, known, positio
         totals[c] = 0
         wins[c] = 0
     home = foundation_cards(obs)
-    sample, pos = positions[SAMPLE], positions[PLAYOUT]
+    sample, pos, base_memory = work.sample, work.position, work.base_memory
     remembers = base == BASE_BLIND_DIGGER
     drawn_from = known if remembers else obs  # the places to fill: those not seen (or all)
-    if base != BASE_RANDOM and hidden_cards(drawn_from, rules, cards) == 0:
+    if base != BASE_RANDOM and hidden_cards(drawn_from, rules, work.cards) == 0:
         samples = 1  # nothing to sample and a deterministic base: every playout is the same
     for _ in range(samples):
-        sample_position(drawn_from, rules, stream, cards, sample)
+        sample_position(drawn_from, rules, stream, work.cards, sample)
         for c in range(n):
             move = candidates[c]
             if move == NO_MOVE:
@@ -305,16 +334,15 @@ def choose_move(obs, rules, samples, base, horizon, stream, seen, known, positio
             if remembers:  # the playout's player starts with the player's memory
                 copy_position(known, base_memory[0])
                 apply_move(base_memory[0], rules, move)
-                base_memory[1, LAST_MOVE] = NO_MOVE
-                base_memory[1, LAST_MOVE_AT] = moves_made(pos)
-            home_then = playout(pos, rules, base, horizon, stream, positions, moves[LEGAL],
-                                base_memory, legal)
+                mark_caught_up(base_memory, moves_made(pos))
+            home_then = playout(pos, rules, base, horizon, stream, work.shown, work.boards,
+                                work.listed, base_memory, work.legal)
             totals[c] += home_then
             wins[c] += home_then == DECK_SIZE
     best = 0
     for c in range(1, n):
         if totals[c] > totals[best]:
             best = c
-    moves[JUDGED, 0] = samples
-    moves[JUDGED, 1] = wins[best]
+    work.judged[0] = samples
+    work.judged[1] = wins[best]
     return candidates[best]

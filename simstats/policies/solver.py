@@ -32,31 +32,31 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.cards import HIDDEN
-from ..engine.moves import is_legal, moves_made, pile_card, pile_size, redeals_made
+from ..engine.moves import is_legal, moves_made, redeals_made
 from ..engine.observe import recall, remember_move
-from ..engine.state import MOVE_LIMIT, NO_MOVE, STOCK
+from ..engine.state import MOVE_LIMIT, NO_MOVE
 from ..jit import jit, jit_inline, plain_array
 from ..search import (
-    BEST_LENGTH,
-    LINE_LENGTH,
     MAX_LINE,
-    MEMO,
-    ORDER_SEED,
     SEARCH_LOST,
     SEARCH_UNDECIDED,
-    SEARCH_WON,
-    STAMP,
     TABLE_BITS,
+    end_schedule,
     luby,
+    memo_is_kept,
     new_memo,
+    played_line,
     search_arrays,
     search_work,
+    shake_order,
     solve,
     start_schedule,
     table_bits_for,
+    use_memo,
 )
 from . import api, lookahead
+from .lookahead import line_work
+from .tactics import unseen_in_play
 
 # Searches of 1,000 x luby(i) positions, 63 in all (192,000 positions): against 25,000 x 5, on
 # deals 0-999, Tournament 932 won against 914 (in less time) and Kingsdown Eights 687 against
@@ -102,8 +102,7 @@ class Solver(api.CompiledPolicy):
     def choose(view, params, memory, rng):
         m, a = memory, plain_array  # plain arrays: planner's calls compile the same code
         return choose_move(api.observation_array(view), api.rules_array(view), params,
-                           a(m.positions), a(m.moves), a(m.cursors), a(m.seen), a(m.recalled),
-                           search_work(m), a(m.plan))
+                           line_work(m), a(m.seen), a(m.recalled), search_work(m), a(m.plan))
 
 
 def schedule_size(values: dict) -> int:
@@ -120,17 +119,6 @@ def largest_search(values: dict) -> int:
                                     if values.get("luby") else 1)
 
 
-@jit_inline
-def knows_everything(known):
-    """No card left in play, the stock included, is unknown to the player (the stock is out,
-    or it is a redeal's, rebuilt from memory)."""
-    for p in range(STOCK + 1):
-        for k in range(pile_size(known, p)):
-            if pile_card(known, p, k) == HIDDEN:
-                return False
-    return True
-
-
 @jit
 def forget_plan(plan):
     plan[PLAN_LENGTH] = 0
@@ -140,16 +128,19 @@ def forget_plan(plan):
 
 @jit
 def follow(plan, moves_made, line, length):
+    """Follow the `length` moves of `line` from move `moves_made` on; the first of them (NO_MOVE
+    when there is none)."""
     plan[PLAN_LENGTH] = length
     plan[PLAN_START] = moves_made
     for i in range(length):
         plan[PLAN_LINE + i] = line[i]
+    return plan[PLAN_LINE] if length > 0 else NO_MOVE
 
 
 @jit
-def choose_move(obs, rules, params, positions, moves, cursors, seen, memory, work, plan):
+def choose_move(obs, rules, params, line, seen, memory, work, plan):
     recall(obs, rules, memory)  # the position as far as seen in this deal
-    move = decide(obs, memory[0], rules, params, positions, moves, cursors, seen, work, plan)
+    move = decide(obs, memory[0], rules, params, line, seen, work, plan)
     remember_move(memory, obs, move)
     return move
 
@@ -167,37 +158,37 @@ def next_in_plan(obs, rules, plan):
 
 
 @jit
-def decide(obs, known, rules, params, positions, moves, cursors, seen, work, plan):
+def decide(obs, known, rules, params, line, seen, work, plan):
+    """The choice at `obs`, `known` the position as remembered (see the module docstring);
+    `line`: lookahead's room, `seen`: its memory, `work`: the search's, `plan`: the line
+    followed."""
     move = next_in_plan(obs, rules, plan)
     if move != NO_MOVE:
         return move
-    if knows_everything(known) and plan[PLAN_SEARCHED] != redeals_made(obs) + 1:
+    if unseen_in_play(known) == 0 and plan[PLAN_SEARCHED] != redeals_made(obs) + 1:
         plan[PLAN_SEARCHED] = redeals_made(obs) + 1
         info = work.info
-        if params.memo != 0 and not 0 < plan[PLAN_MEMO] <= info[STAMP]:
+        if params.memo != 0 and not memo_is_kept(info, plan[PLAN_MEMO]):
             plan[PLAN_MEMO] = new_memo(info)  # this deal's (a table wiped by solve: anew)
         start_schedule(info, plan[PLAN_MEMO] if params.memo != 0 else 0)
         eager, eager_lost = params.eager != 0, False
         for attempt in range(1 + int(params.restarts)):
-            info[ORDER_SEED] = attempt  # 0: the plain order; then shaken ones (solver.py)
+            shake_order(info, attempt)  # 0: the plain order; then shaken ones (solver.py)
             size = int(params.budget) * (luby(attempt + 1) if params.luby != 0 else 1)
             result = solve(known, rules, size, MOVE_LIMIT - moves_made(obs), eager, work)
             if result == SEARCH_LOST and eager and params.exact != 0:
                 eager, eager_lost = False, True  # exact searches from now on (exact=1)
                 if params.memo != 0:  # what is dead to eager searches may not be to exact ones
-                    info[MEMO] = new_memo(info)
+                    use_memo(info, new_memo(info))
                 result = SEARCH_UNDECIDED
             elif result != SEARCH_UNDECIDED:
                 break
         if result == SEARCH_UNDECIDED and eager_lost:
             result = SEARCH_LOST  # no eager line wins, and no exact search found a win
-        info[ORDER_SEED] = 0
-        info[MEMO] = 0
-        if result == SEARCH_WON:
-            follow(plan, moves_made(obs), work.line, info[LINE_LENGTH])
-        elif result == SEARCH_LOST:  # play on for the most cards home
-            follow(plan, moves_made(obs), work.best, info[BEST_LENGTH])
-        if plan[PLAN_LENGTH] > 0:
-            return plan[PLAN_LINE]
-    return lookahead.decide(known, rules, lookahead.as_lookahead_params(params), positions, moves,
-                            cursors, seen)
+        end_schedule(info)
+        if result != SEARCH_UNDECIDED:  # won, or lost: play on for the most cards home
+            line_found, length = played_line(result, work)
+            move = follow(plan, moves_made(obs), line_found, length)
+            if move != NO_MOVE:
+                return move
+    return lookahead.decide(known, rules, lookahead.as_lookahead_params(params), line, seen)

@@ -40,19 +40,7 @@ from ..jit import jit, jit_inline
 from ..search import pile_hash
 from . import api
 
-NO_PLAN = -(1 << 62)
-
-
 SEEN_SLOTS = 4096  # positions a policy can remember in one deal (the move guard is 2,000)
-PLAN = SEEN_SLOTS  # more slots: the score, in millionths, of the line being followed,
-DIGGING = SEEN_SLOTS + 1  # the column being dug + 1 (0: none),
-DIG_KEY = SEEN_SLOTS + 2  # the position expected when its next card is due,
-DIG_MADE = SEEN_SLOTS + 3  # and the cards it moved so far
-SEEN_SIZE = SEEN_SLOTS + 4
-# The plan's score is kept cut to millionths (int(score * PLAN_UNIT)) in that int64 slot, as every
-# committed run was made: an exact float would let a line that ties the plan to the millionth no
-# longer replace it, and so move outcomes.
-PLAN_UNIT = 1e6
 
 
 def _hide_stock(positions: np.ndarray) -> None:
@@ -64,14 +52,15 @@ def positions_field(rows: int) -> api.Field:
     return api.array(np.int16, (rows, SIZE), init=_hide_stock)
 
 
-def _forgotten(seen: np.ndarray) -> None:
-    seen[:] = 0
-    seen[PLAN] = NO_PLAN
+def position_field() -> api.Field:
+    """Room for one position to compute on (its stock slots hidden, as an observation's)."""
+    return api.array(np.int16, SIZE, init=_hide_stock)
 
 
-def seen_field() -> api.Field:
-    """The positions met in this deal (remember, was_seen) and the line being followed."""
-    return api.array(np.int64, SEEN_SIZE, init=_forgotten)
+def seen_field(notes: int = 0, init=None) -> api.Field:
+    """The positions met in this deal (remember, was_seen), then `notes` slots of the policy's
+    own after SEEN_SLOTS (lookahead: the line it follows), set by `init`."""
+    return api.array(np.int64, SEEN_SLOTS + notes, init=init)
 
 
 @jit
@@ -84,13 +73,6 @@ def position_key(pos):
     for f in range(8):
         h = (h ^ foundation_size(pos, f)) * 1099511628211
     return (h & 0x3FFFFFFFFFFFFFFF) | 1
-
-
-@jit
-def forget(seen):
-    for i in range(SEEN_SIZE):
-        seen[i] = 0
-    seen[PLAN] = NO_PLAN
 
 
 @jit_inline
@@ -117,6 +99,17 @@ def remember(seen, key):
 def was_seen(seen, key):
     slot = slot_of(seen, key)
     return slot >= 0 and seen[slot] == key
+
+
+@jit_inline
+def unseen_in_play(known):
+    """Cards in play, the stock's included, that the player has never seen (0: every card that
+    matters is seen: the stock is out, or it is a redeal's, rebuilt from memory)."""
+    n = 0
+    for p in range(STOCK + 1):
+        for k in range(pile_size(known, p)):
+            n += pile_card(known, p, k) == HIDDEN
+    return n
 
 
 @jit_inline

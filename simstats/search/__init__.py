@@ -106,12 +106,23 @@ from .memory import (
     search_work,
     table_bits_for,
 )
-from .schedule import luby, new_memo, played_line, solve_position, start_schedule
+from .schedule import (
+    end_schedule,
+    luby,
+    memo_is_kept,
+    new_memo,
+    played_line,
+    shake_order,
+    solve_position,
+    start_schedule,
+    use_memo,
+)
 
 __all__ = [
     "BEST_CARDS", "BEST_LENGTH", "DEEP", "LINE_LENGTH", "MAX_LINE", "MAX_TABLE_BITS", "MEMO",
     "MIN_TABLE_BITS", "NODES", "N_INFO", "ORDER_SEED", "RESULT_NAMES", "SEARCH_LOST",
-    "SEARCH_UNDECIDED", "SEARCH_VERSION", "SEARCH_WON", "STAMP", "TABLE_BITS", "luby",
-    "new_memo", "pile_hash", "played_line", "search_arrays", "search_buffers", "search_work",
-    "solve", "solve_position", "start_schedule", "table_bits_for", "SearchWork",
+    "SEARCH_UNDECIDED", "SEARCH_VERSION", "SEARCH_WON", "STAMP", "TABLE_BITS", "end_schedule",
+    "luby", "memo_is_kept", "new_memo", "pile_hash", "played_line", "search_arrays",
+    "search_buffers", "search_work", "shake_order", "solve", "solve_position", "start_schedule",
+    "table_bits_for", "use_memo", "SearchWork",
 ]

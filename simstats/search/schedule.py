@@ -43,6 +43,32 @@ def start_schedule(info, memo):
 
 
 @jit_inline
+def memo_is_kept(info, memo):
+    """Whether the table still holds the marks made under stamp `memo` (a search that wiped the
+    table numbers its stamps afresh)."""
+    return 0 < memo <= info[STAMP]
+
+
+@jit_inline
+def use_memo(info, memo):
+    """The next searches skip and mark the positions under stamp `memo` (0: none)."""
+    info[MEMO] = memo
+
+
+@jit_inline
+def shake_order(info, attempt):
+    """The next search's move order: 0 the plain one, then shaken ones (order.py)."""
+    info[ORDER_SEED] = attempt
+
+
+@jit_inline
+def end_schedule(info):
+    """After a schedule: the plain move order, and no marks, for the next search."""
+    info[ORDER_SEED] = 0
+    info[MEMO] = 0
+
+
+@jit_inline
 def luby(i):
     """The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ... (i from 1). Restarting searches
     with budgets unit * luby(i) is within a log factor of the best fixed budget for any

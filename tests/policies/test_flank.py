@@ -1,7 +1,7 @@
 """`planner`'s play of Napoleon's Flank (simstats/policies/flank.py) and the digger of its
-playouts (flank_digger.py): with neutral knobs they play as rollout[base=blind-digger] and
-blind-digger did; racing drops a candidate only when it is clearly behind, and then plays fewer
-samples; the tree search keeps its counts consistent and plays the candidate it sampled most.
+playouts (blind-digger and its knobs): with neutral knobs it plays as rollout[base=blind-digger];
+racing drops a candidate only when it is clearly behind, and then plays fewer samples; the tree
+search keeps its counts consistent and plays the candidate it sampled most.
 (Fairness is test_hidden_information.py's, as for every built-in.)"""
 
 from __future__ import annotations
@@ -9,11 +9,10 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-import pytest
 
 from simstats.engine.deals import deal_deck, policy_salt, start_stream
 from simstats.engine.games import get_game
-from simstats.engine.moves import apply_move, lay_out, status
+from simstats.engine.moves import apply_move, foundation_cards, lay_out, moves_made, status
 from simstats.engine.notation import parse_move
 from simstats.engine.observe import (
     Observation,
@@ -22,38 +21,58 @@ from simstats.engine.observe import (
     recall,
     remember_move,
 )
-from simstats.engine.state import MAX_LEGAL_MOVES, ONGOING, SIZE, new_state
+from simstats.engine.state import (
+    FOUNDATION_CARDS_AT,
+    MAX_LEGAL_MOVES,
+    MOVES_AT,
+    ONGOING,
+    SIZE,
+    new_state,
+)
 from simstats.policies import flank, resolve_policy, rollout
-from simstats.policies.tactics import SEEN_SIZE, UNSEEN_SIZE, positions_field, seen_field
+from simstats.policies.tactics import SEEN_SLOTS
 from simstats.run.compiled_play import run_compiled
 
 GAME = get_game("napoleons-flank")
 
 
-def test_with_its_defaults_the_digger_plays_as_blind_digger():
-    digger = resolve_policy("simstats.policies.flank_digger:FlankDigger")
-    ours = run_compiled(GAME, digger, 0, 0, 300)
-    theirs = run_compiled(GAME, resolve_policy("blind-digger"), 0, 0, 300)
-    assert (ours == theirs).all()
+def digger_games(deals, **knobs_set):
+    """Moves made and cards home at the end of each of `deals`, played move by move by the
+    playouts' digger (blind-digger's code with planner's knobs)."""
+    params, legal = knobs(**knobs_set), np.empty(MAX_LEGAL_MOVES + 1, dtype=np.int64)
+    games = []
+    for deal in deals:
+        state = new_state()
+        deck, _ = deal_deck(GAME.array, 0, deal)
+        lay_out(state, GAME.array, deck)
+        memory = np.zeros((2, SIZE), dtype=np.int16)
+        obs = blank_observation()
+        while status(state, GAME.array) == ONGOING:
+            observe(state, GAME.array, obs)
+            recall(obs, GAME.array, memory)
+            move = flank.digger_move(obs, memory[0], GAME.array, params, legal)
+            if move < 0:
+                break
+            remember_move(memory, obs, move)
+            apply_move(state, GAME.array, move)
+        games.append((int(moves_made(state)), int(foundation_cards(state))))
+    return games
 
 
-@pytest.mark.parametrize("knob", ["hold=2,roomy=1", "short=4", "keep=1"])
-def test_each_knob_changes_the_diggers_play(knob):
-    digger = resolve_policy(f"simstats.policies.flank_digger:FlankDigger[{knob}]")
-    ours = run_compiled(GAME, digger, 0, 0, 300)
-    theirs = run_compiled(GAME, resolve_policy("blind-digger"), 0, 0, 300)
-    assert (ours != theirs).any()
+def test_the_knobs_off_play_as_blind_digger_and_each_knob_changes_its_play():
+    deals = range(40)
+    off = digger_games(deals)
+    played = run_compiled(GAME, resolve_policy("blind-digger"), 0, 0, 40)
+    assert off == [(int(r[MOVES_AT]), int(r[FOUNDATION_CARDS_AT])) for r in played]
+    assert digger_games(deals, hold=2, roomy=1) != off
+    assert digger_games(deals, short=4) != off
 
 
-def knobs(batch=0, cut=2.0, bonus=0, keep=0, hold=99, roomy=0, short=0, horizon=0, free=0.0,
-          tree=0, explore=15.0):
-    values = np.zeros(flank.N_KNOBS, dtype=np.int64)
-    values[[flank.KEEP, flank.HOLD, flank.ROOMY, flank.SHORT, flank.BONUS, flank.BATCH,
-            flank.CUT_TENTHS, flank.HORIZON, flank.FREE_TENTHS, flank.TREE,
-            flank.EXPLORE_TENTHS]] = (
-        keep, hold, roomy, short, bonus, batch, round(cut * 10), horizon, round(free * 10),
-        tree, round(explore * 10))
-    return values
+def knobs(**values):
+    """planner's parameters, which flank.py reads by name; the racing's batch 0 unless given."""
+    given = {"batch": 0, "tree": 0, **values}
+    return resolve_policy("planner[" + ",".join(f"{k}={v:g}" for k, v in given.items())
+                          + "]").params()[0]
 
 
 def choices_along_a_game(deal: int):
@@ -75,16 +94,9 @@ def choices_along_a_game(deal: int):
         apply_move(state, GAME.array, parse_move(move))
 
 
-def buffers():
-    seen = np.zeros(SEEN_SIZE, dtype=np.int64)
-    seen_field().init(seen)
-    positions = np.zeros((rollout.N_ROWS, SIZE), dtype=np.int16)
-    positions_field(rollout.N_ROWS).init(positions)
-    return dict(seen=seen, positions=positions,
-                moves=np.zeros((rollout.N_MOVE_ROWS, MAX_LEGAL_MOVES), dtype=np.int64),
-                cards=np.zeros(UNSEEN_SIZE, dtype=np.int16),
-                base_memory=np.zeros((2, SIZE), dtype=np.int16),
-                legal=np.zeros(MAX_LEGAL_MOVES + 1, dtype=np.int64))
+def new_seen():
+    seen = np.zeros(SEEN_SLOTS, dtype=np.int64)
+    return seen
 
 
 def stream_for(deal: int) -> np.ndarray:
@@ -93,28 +105,24 @@ def stream_for(deal: int) -> np.ndarray:
     return stream
 
 
-def flank_choice(obs, known, values, playouts, deal, nodes=None):
-    b = buffers()
-    scores = np.zeros((flank.MAX_CANDIDATES, flank.MAX_PLAYOUTS), dtype=np.int32)
-    alive = np.zeros(flank.MAX_CANDIDATES, dtype=np.int64)
-    if nodes is None:
-        nodes = np.zeros((flank.N_NODE_ROWS, flank.MAX_NODES), dtype=np.int64)
-    move = flank.choose_move(obs, known, GAME.array, values, playouts, stream_for(deal),
-                             b["seen"], b["positions"], b["moves"], b["cards"],
-                             b["base_memory"], b["legal"], scores, alive, nodes)
-    return move, int(b["moves"][rollout.JUDGED, 0]), int(b["moves"][rollout.JUDGED, 1])
+def flank_choice(obs, known, params, deal, tree=None):
+    """flank.py's choice at `obs` (`known`: the player's memory), its tree search in `tree`
+    when given; the move, the samples it was judged on and how many it won."""
+    work = flank.new_flank_work()
+    work = work if tree is None else work._replace(tree=tree)
+    move = flank.choose_move(obs, known, GAME.array, params, stream_for(deal), new_seen(), work)
+    return move, int(work.judged[0]), int(work.judged[1])
 
 
 def test_without_racing_it_chooses_as_rollout_with_blind_digger():
     judged = 0
+    rollout_params = resolve_policy("rollout[samples=6,base=blind-digger]").params()[0]
     for deal, (obs, memory) in ((d, c) for d in range(4) for c in choices_along_a_game(d)):
-        ours = flank_choice(obs, memory[0], knobs(), 6, deal)
-        b = buffers()
-        move = rollout.choose_move(obs, GAME.array, 6, rollout.BASE_BLIND_DIGGER, 0,
-                                   stream_for(deal), b["seen"], memory[0], b["positions"],
-                                   b["moves"], b["cards"], b["base_memory"], b["legal"])
-        assert ours == (move, int(b["moves"][rollout.JUDGED, 0]),
-                        int(b["moves"][rollout.JUDGED, 1]))
+        ours = flank_choice(obs, memory[0], knobs(playouts=6), deal)
+        work = rollout.new_playout_work()
+        move = rollout.choose_move(obs, GAME.array, rollout_params, stream_for(deal),
+                                   new_seen(), memory[0], work)
+        assert ours == (move, int(work.judged[0]), int(work.judged[1]))
         judged += ours[1] > 0
     assert judged > 3  # choices among candidates were compared, not only forced moves
 
@@ -124,8 +132,8 @@ def test_racing_plays_fewer_samples_and_never_more():
     for k, (obs, memory) in enumerate(choices_along_a_game(2)):
         if k % 3:
             continue
-        _, all_of_them, _ = flank_choice(obs, memory[0], knobs(), 32, 2)
-        _, raced, _ = flank_choice(obs, memory[0], knobs(batch=4, cut=1.0), 32, 2)
+        _, all_of_them, _ = flank_choice(obs, memory[0], knobs(playouts=32), 2)
+        _, raced, _ = flank_choice(obs, memory[0], knobs(playouts=32, batch=4, cut=1.0), 2)
         assert raced <= all_of_them
         assert all_of_them in (0, 1, 32)  # 1: nothing left to sample
         fewer += raced < all_of_them
@@ -147,11 +155,11 @@ def test_racing_drops_only_who_is_clearly_behind():
     assert list(alive[:5]) == [1, 0, 0, 0, 1] and left == 2
 
 
-def children(nodes, node):
-    c = nodes[flank.CHILD, node]
+def children(tree, node):
+    c = tree.child[node]
     while c >= 0:
         yield c
-        c = nodes[flank.SIBLING, c]
+        c = tree.sibling[c]
 
 
 def test_the_tree_search_keeps_its_counts_and_plays_the_move_it_sampled_most():
@@ -162,35 +170,36 @@ def test_the_tree_search_keeps_its_counts_and_plays_the_move_it_sampled_most():
     for k, (obs, memory) in enumerate(choices_along_a_game(1)):
         if k % 4:
             continue
-        nodes = np.full((flank.N_NODE_ROWS, flank.MAX_NODES), -1, dtype=np.int64)
-        move, visits, won = flank_choice(obs, memory[0], knobs(tree=120), 384, 1, nodes)
-        if nodes[flank.CHILD, 0] < 0:
+        tree = flank.new_flank_work().tree
+        tree.child[0] = -1
+        move, visits, won = flank_choice(obs, memory[0], knobs(tree=120), 1, tree)
+        if tree.child[0] < 0:
             continue  # forced, or nothing hidden: no search
         searched += 1
-        root = list(children(nodes, 0))
-        assert sum(nodes[flank.VISITS, c] for c in root) == 120
-        most = max(root, key=lambda c: nodes[flank.VISITS, c])
-        assert visits == nodes[flank.VISITS, most] >= 120 / len(root)
-        assert move in {nodes[flank.MOVE_OF, c] for c in root if nodes[flank.VISITS, c] == visits}
+        root = list(children(tree, 0))
+        assert sum(tree.visits[c] for c in root) == 120
+        most = max(root, key=lambda c: tree.visits[c])
+        assert visits == tree.visits[most] >= 120 / len(root)
+        assert move in {tree.move[c] for c in root if tree.visits[c] == visits}
         assert 0 <= won <= visits
         stack = root
         while stack:
             node = stack.pop()
-            below = list(children(nodes, node))
-            assert sum(nodes[flank.VISITS, c] for c in below) <= nodes[flank.VISITS, node]
-            assert nodes[flank.AVAIL, node] >= nodes[flank.VISITS, node] - 1
-            assert nodes[flank.WON, node] <= nodes[flank.VISITS, node]
-            assert nodes[flank.TOTAL, node] <= 104 * nodes[flank.VISITS, node]
+            below = list(children(tree, node))
+            assert sum(tree.visits[c] for c in below) <= tree.visits[node]
+            assert tree.available[node] >= tree.visits[node] - 1
+            assert tree.won[node] <= tree.visits[node]
+            assert tree.total[node] <= 104 * tree.visits[node]
             stack += below
     assert searched > 3
 
 
 def test_the_tree_search_starts_afresh_at_every_choice():
     """The same stream gives the same choice whatever searches filled its nodes before."""
-    shared = np.zeros((flank.N_NODE_ROWS, flank.MAX_NODES), dtype=np.int64)
+    shared = flank.new_flank_work().tree
     choices = [(obs, memory.copy()) for k, (obs, memory) in enumerate(choices_along_a_game(3))
                if k % 5 == 0]
     for (obs, memory), (other, other_memory) in itertools.pairwise(choices):
-        first = flank_choice(obs, memory[0], knobs(tree=80), 384, 3, shared)
-        flank_choice(other, other_memory[0], knobs(tree=80), 384, 3, shared)
-        assert flank_choice(obs, memory[0], knobs(tree=80), 384, 3, shared) == first
+        first = flank_choice(obs, memory[0], knobs(tree=80), 3, shared)
+        flank_choice(other, other_memory[0], knobs(tree=80), 3, shared)
+        assert flank_choice(obs, memory[0], knobs(tree=80), 3, shared) == first

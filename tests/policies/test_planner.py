@@ -36,11 +36,13 @@ from simstats.engine.state import (
     new_state,
 )
 from simstats.policies import PolicyError, resolve_policy
+from simstats.policies.lookahead import LineWork
 from simstats.policies.planner import (
     FOUND,
     MAX_PREFIX,
     PLAN_MOVES,
     PLAN_ROW,
+    PlanWork,
     fair_finish,
     fair_prefix,
     keep_most_found,
@@ -267,10 +269,12 @@ def test_a_fair_playout_wins_only_what_the_fair_player_wins(game_id):
         lay_out(walk, game.array, deck)
         shown = blank_observation()
         observe(walk, game.array, shown)
-        m.pretend[0] = shown
-        m.imagined[:] = m.seen
-        won = fair_finish(walk, game.array, spec.params()[0], m.positions, m.moves, m.cursors,
-                          m.imagined, m.shown, m.pretend, search_buffers())
+        m.plans_pretend[0] = shown
+        m.plans_imagined[:] = m.seen
+        line = LineWork(m.line_positions, m.line_moves, m.line_cursors, m.line_tallies)
+        plans = PlanWork(m.plans_sample, m.plans_walk, m.plans_unseen, m.plans_plans,
+                         m.plans_imagined, m.plans_shown, m.plans_pretend)
+        won = fair_finish(walk, game.array, spec.params()[0], line, plans, search_buffers())
         assert not won or fair[deal, WON_AT], f"deal {deal}: won by the playout, not by solver"
         wins += won
     assert wins >= 5  # the playouts reach the search and win, not only lose

@@ -21,9 +21,9 @@ from simstats.run.compiled_play import run_compiled
 
 
 def rollout_buffers() -> tuple[np.ndarray, np.ndarray]:
-    """The rollout's positions and hidden-card buffer, as its workspace declares them."""
+    """The rollout's sample and hidden-card buffer, as its workspace declares them."""
     memory = resolve_policy("rollout").new_memory()[0][0]
-    return memory["positions"], memory["cards"]
+    return memory["playout_sample"], memory["playout_cards"]
 
 
 def pile_cards(array: np.ndarray, pile: int) -> list[int]:
@@ -67,8 +67,7 @@ def positions_along_a_game(game_id: str, deal: int, every: int = 3):
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_a_sample_fills_exactly_the_hidden_slots_with_the_unseen_cards(game_id):
     rules = get_game(game_id).array
-    positions, cards = rollout_buffers()
-    sample = positions[rollout.SAMPLE]
+    sample, cards = rollout_buffers()
     stream = np.zeros(1, dtype=np.uint64)
     start_stream(stream, 1, 2, policy_salt("rollout"))
     checked = 0
@@ -104,11 +103,11 @@ def test_samples_differ_and_follow_the_stream():
     _, obs = next(positions_along_a_game("tournament", 0))
     draws = []
     for seed in (1, 1, 2):
-        positions, cards = rollout_buffers()
+        sample, cards = rollout_buffers()
         stream = np.zeros(1, dtype=np.uint64)
         start_stream(stream, seed, 0, policy_salt("rollout"))
-        rollout.sample_position(obs, game.array, stream, cards, positions[rollout.SAMPLE])
-        draws.append(pile_cards(positions[rollout.SAMPLE], STOCK))
+        rollout.sample_position(obs, game.array, stream, cards, sample)
+        draws.append(pile_cards(sample, STOCK))
     assert draws[0] == draws[1] and draws[0] != draws[2]
 
 
