@@ -223,6 +223,15 @@ def decide(view, known, keep, slide, recall, hold, roomy, short):
     return move
 
 
+@api.jit_inline
+def move_at(obs, known, rules, legal, keep, hold, roomy, short):
+    """blind-digger's move, slides and recall on, from observation array `obs`, `known` being what
+    its player remembers and `legal` room for a view's legal moves (api.legal_room): for the
+    playouts of `rollout` and `planner`, which keep these arrays themselves."""
+    seen = api.view_of(obs, rules, legal)
+    return decide(seen, api.remembered(seen, known), keep, True, True, hold, roomy, short)
+
+
 DEFAULTS = {
     "keep": api.integer(0, 0, 8, doc="cells kept free from blind digging"),
     "slide": api.flag(True, doc="1: slides foundation cards between a suit's two piles"),

@@ -150,9 +150,8 @@ def flank_work(record):
 def digger_move(view, known, rules, params, legal):
     """The digger's move from observation `view`, `known` being what its player remembers;
     `params`: planner's, whose keep, hold, roomy and short are the digger's knobs."""
-    seen = api.view_of(view, rules, legal)
-    return blind_digger.decide(seen, api.remembered(seen, known), params.keep, True, True,
-                               params.hold, params.roomy, params.short)
+    return blind_digger.move_at(view, known, rules, legal, params.keep, params.hold, params.roomy,
+                                params.short)
 
 
 @jit

@@ -179,19 +179,16 @@ def worth_trying(pos, rules, move):
     return True
 
 
-# blind-digger's defaults, as numbers the compiled code reads
-DIGGER_KEEP, DIGGER_SLIDE, DIGGER_RECALL = (blind_digger.DEFAULTS[name].default_value
-                                            for name in ("keep", "slide", "recall"))
+# blind-digger's default keep, as a number the compiled code reads
+DIGGER_KEEP = blind_digger.DEFAULTS["keep"].default_value
 
 
 @jit_inline
 def blind_digger_move(view, known, rules, legal):
     """blind-digger's move from observation `view`, `known` being what the player remembers;
     `legal` is room for the legal moves of api's views."""
-    seen = api.view_of(view, rules, legal)
-    return blind_digger.decide(seen, api.remembered(seen, known), DIGGER_KEEP, DIGGER_SLIDE,
-                               DIGGER_RECALL, blind_digger.NEVER_HELD, blind_digger.NEVER_ROOMY,
-                               blind_digger.NO_SHORT)
+    return blind_digger.move_at(view, known, rules, legal, DIGGER_KEEP, blind_digger.NEVER_HELD,
+                                blind_digger.NEVER_ROOMY, blind_digger.NO_SHORT)
 
 
 @jit_inline

@@ -109,7 +109,7 @@ def solve_position(start, rules, budget, work):
         size = unit * luby(attempt + 1)
         if searched + size > budget * 3 // 4:
             break
-        info[ORDER_SEED] = attempt
+        shake_order(info, attempt)
         verdict = solve(start, rules, size, moves_left, eager, work)
         searched += info[NODES]
         attempt += 1
@@ -118,7 +118,7 @@ def solve_position(start, rules, budget, work):
         if verdict == SEARCH_LOST:
             eager = False  # every eager line tried: a win needs a card kept back, if any
             verdict = SEARCH_UNDECIDED
-    info[ORDER_SEED] = 0
+    shake_order(info, 0)
     if verdict == SEARCH_UNDECIDED:
         info[DEEP] = 1
         verdict = solve(start, rules, max(1, budget - searched), moves_left, False,
