@@ -1,11 +1,14 @@
-"""The deals `solver` loses: were they lost before it could search, or did its searches miss a
-win? For each deal of 0..N-1 (seed 0) that `solver` loses, the position where it first searched
+"""The deals `solver` (or --policy, a fair player that searches once the stock is out) loses:
+were they lost before it could search, or did its searches miss a win? For each deal of 0..N-1
+(seed 0) that it loses, the position where it first searched
 (the stock out: every card known), and from there, with every card known, one eager search in
 the fixed order (does it exhaust the eager lines, as `solver`'s searches cannot within their
 budgets?) and the oracle's search (solve_position: eager, then exact, then deep), each within
---budget positions. One core. Writes benchmarks/lost_deals_<game>.md.
+--budget positions. One core. Writes benchmarks/lost_deals_<game>.md (or --out).
 
     python benchmarks/lost_deals.py --game tournament --deals 1000 --budget 5e6
+    python benchmarks/lost_deals.py --game kingsdown-eights --policy 'solver[budget=200000]' \
+        --deals 300 --budget 64e6 --out benchmarks/lost_deals_kingsdown_eights_200k.md
 """
 
 from __future__ import annotations
@@ -34,10 +37,10 @@ from simstats.search import (
 )
 
 
-def first_search_position(game, deal: int):
-    """The position of deal `deal` (seed 0) when `solver` first searches: its own play, made
+def first_search_position(game, policy: str, deal: int):
+    """The position of deal `deal` (seed 0) when `policy` first searches: its own play, made
     again on the state up to the move where the stock is out; None if it never is."""
-    play = play_deal(game, "solver", 0, deal)
+    play = play_deal(game, policy, 0, deal)
     deck, _ = deal_deck(game.array, 0, deal)
     state = new_state()
     lay_out(state, game.array, np.asarray(deck, dtype=np.int16))
@@ -51,6 +54,7 @@ def first_search_position(game, deal: int):
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--game", default="tournament")
+    parser.add_argument("--policy", default="solver")
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--budget", type=float, default=5e6, help="positions a search")
     parser.add_argument("--out", type=Path, help="default: benchmarks/lost_deals_<game>.md")
@@ -58,14 +62,14 @@ def main() -> None:
     game, budget = get_game(args.game), int(args.budget)
     out = args.out or Path(__file__).with_name(f"lost_deals_{game.id.replace('-', '_')}.md")
     started = time.perf_counter()
-    rows = run_compiled(game, resolve_policy("solver"), 0, 0, args.deals)
+    rows = run_compiled(game, resolve_policy(args.policy), 0, 0, args.deals)
     solver_seconds = time.perf_counter() - started
     lost = [deal for deal in range(args.deals) if not rows[deal, WON_AT]]
     work = search_buffers(table_bits=table_bits_for(budget), deep=True)
     info = work.info
     table, counts = [], {}
     for deal in lost:
-        position, play = first_search_position(game, deal)
+        position, play = first_search_position(game, args.policy, deal)
         if position is None:
             counts["never"] = counts.get("never", 0) + 1
             table.append(f"| {deal} | {play.outcome.foundation_cards} | never (stock never out) "
@@ -85,10 +89,10 @@ def main() -> None:
     for (eager, oracle), n in sorted(counts.items()):
         summary.append(f"| eager search: {eager}; oracle's search: {oracle} | {n} |")
     text = (
-        f"# The deals `solver` loses ({game.id})\n\n"
-        f"    python benchmarks/lost_deals.py --game {game.id} --deals {args.deals} "
-        f"--budget {budget}\n\n"
-        f"`solver` wins {args.deals - len(lost)} of deals 0-{args.deals - 1} (seed 0; "
+        f"# The deals `{args.policy}` loses ({game.id})\n\n"
+        f"    python benchmarks/lost_deals.py --game {game.id} --policy '{args.policy}' "
+        f"--deals {args.deals} --budget {budget}\n\n"
+        f"`{args.policy}` wins {args.deals - len(lost)} of deals 0-{args.deals - 1} (seed 0; "
         f"{solver_seconds / args.deals * 1e3:.1f} ms a deal in this run) and loses "
         f"{len(lost)}. For each lost deal, from the position where it first searched (the "
         "stock out, every card known), within "
