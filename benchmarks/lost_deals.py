@@ -63,7 +63,7 @@ def main() -> None:
     out = args.out or Path(__file__).with_name(f"lost_deals_{game.id.replace('-', '_')}.md")
     started = time.perf_counter()
     rows = run_compiled(game, resolve_policy(args.policy), 0, 0, args.deals)
-    solver_seconds = time.perf_counter() - started
+    play_seconds = time.perf_counter() - started
     lost = [deal for deal in range(args.deals) if not rows[deal, WON_AT]]
     work = search_buffers(table_bits=table_bits_for(budget), deep=True)
     info = work.info
@@ -93,7 +93,7 @@ def main() -> None:
         f"    python benchmarks/lost_deals.py --game {game.id} --policy '{args.policy}' "
         f"--deals {args.deals} --budget {budget}\n\n"
         f"`{args.policy}` wins {args.deals - len(lost)} of deals 0-{args.deals - 1} (seed 0; "
-        f"{solver_seconds / args.deals * 1e3:.1f} ms a deal in this run) and loses "
+        f"{play_seconds / args.deals * 1e3:.1f} ms a deal in this run) and loses "
         f"{len(lost)}. For each lost deal, from the position where it first searched (the "
         "stock out, every card known), within "
         f"{budget:,} positions a search: one eager search in the fixed order (every card that "
